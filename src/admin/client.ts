@@ -1,0 +1,105 @@
+/**
+ * A typed client of the admin API (contract §3), returned as `mock.admin` by `startMockServer` and
+ * usable on its own against any running sandbox: `new AdminClient('http://127.0.0.1:4010')`.
+ */
+export interface AdminAccount {
+  id: string;
+  object: 'account';
+  name: string;
+  plan: 'free' | 'paid';
+  created_at: string;
+  credits: { balance: number; used: number };
+}
+
+export interface AdminApiKey {
+  object: 'api_key';
+  id: string;
+  name: string | null;
+  last4: string;
+  token_type: string;
+  token: string | null;
+  last_used_at: string | null;
+  expires_at: string | null;
+  created_at: string;
+  access?: 'full' | 'read_only';
+  revoked_at?: string | null;
+}
+
+export interface ClockState {
+  now: string;
+  mode: 'running' | 'frozen';
+}
+
+export interface AccountStateSnapshot {
+  account: AdminAccount;
+  state: Record<string, Array<{ id: string } & Record<string, unknown>>> & { credits: { balance: number; used: number } };
+}
+
+/** An admin call that did not succeed; carries the envelope the sandbox answered. */
+export class AdminError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
+    super(`admin call failed with ${status}${error?.code ? ` ${error.code}` : ''}: ${error?.message ?? JSON.stringify(body)}`);
+    this.name = 'AdminError';
+  }
+}
+
+export class AdminClient {
+  private readonly base: string;
+
+  constructor(
+    url: string,
+    private readonly adminToken?: string,
+  ) {
+    this.base = `${url.replace(/\/$/, '')}/__admin`;
+  }
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.adminToken !== undefined) headers['x-admin-token'] = this.adminToken;
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    if (!response.ok) throw new AdminError(response.status, parsed);
+    return parsed as T;
+  }
+
+  health(): Promise<{ status: 'ok' }> {
+    return this.request('GET', '/health');
+  }
+
+  reset(): Promise<{ status: 'ok' }> {
+    return this.request('POST', '/reset');
+  }
+
+  readonly accounts = {
+    create: (input: { plan?: 'free' | 'paid'; fixture?: string; name?: string } = {}) =>
+      this.request<{ account: AdminAccount; api_key: AdminApiKey & { token: string } }>('POST', '/accounts', input),
+    get: (id: string) => this.request<AccountStateSnapshot>('GET', `/accounts/${encodeURIComponent(id)}`),
+    list: () => this.request<{ object: 'list'; data: AdminAccount[]; has_more: boolean }>('GET', '/accounts'),
+    update: (id: string, input: { plan: 'free' | 'paid' }) =>
+      this.request<{ account: AdminAccount }>('PATCH', `/accounts/${encodeURIComponent(id)}`, input),
+  };
+
+  readonly apiKeys = {
+    create: (input: { account_id: string; name?: string | null; access?: 'full' | 'read_only'; expires_at?: string | null }) =>
+      this.request<AdminApiKey & { token: string }>('POST', '/api_keys', input),
+    expire: (id: string) => this.request<AdminApiKey>('POST', `/api_keys/${encodeURIComponent(id)}/expire`),
+    revoke: (id: string) => this.request<AdminApiKey>('POST', `/api_keys/${encodeURIComponent(id)}/revoke`),
+  };
+
+  readonly clock = {
+    get: () => this.request<ClockState>('GET', '/clock'),
+    set: (input: { mode?: 'running' | 'frozen'; now?: string }) => this.request<ClockState>('POST', '/clock', input),
+    freeze: (now?: string) => this.request<ClockState>('POST', '/clock', { mode: 'frozen', ...(now ? { now } : {}) }),
+    advance: (seconds: number) => this.request<ClockState>('POST', '/clock/advance', { seconds }),
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * The admin API of contract §3 under /__admin: never rate-limited, never counted, no API key.
+ * With an admin token configured every call needs `X-Admin-Token`. Errors use the same envelope.
+ */
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { ApiError } from '../errors/api-error.js';
+import type { Next, SandboxContext, SandboxState } from '../http/context.js';
+import { jsonBody } from '../http/json-body.js';
+import { compileSchema, validateBody } from '../operations/validation.js';
+import type { JsonSchema } from '../operations/types.js';
+import { apiKeyView } from '../resources/api-keys/schemas.js';
+import { loadFixture } from '../store/fixture-file.js';
+import type { Plan } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
+
+type AdminHandler = (ctx: SandboxContext) => void | Promise<void>;
+
+function bodyOf<T>(ctx: SandboxContext, schema: JsonSchema): T {
+  const body = ((ctx.request as { body?: unknown }).body ?? {}) as Record<string, unknown>;
+  validateBody(compiled(schema), body, schema);
+  return body as T;
+}
+
+const validators = new WeakMap<JsonSchema, ReturnType<typeof compileSchema>>();
+function compiled(schema: JsonSchema) {
+  let v = validators.get(schema);
+  if (!v) validators.set(schema, (v = compileSchema(schema)));
+  return v;
+}
+
+const createAccountSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { plan: { enum: ['free', 'paid'] }, fixture: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 } },
+};
+const patchAccountSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['plan'],
+  properties: { plan: { enum: ['free', 'paid'] } },
+};
+const createKeySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['account_id'],
+  properties: {
+    account_id: { type: 'string', minLength: 1 },
+    name: { type: ['string', 'null'], maxLength: 255 },
+    access: { enum: ['full', 'read_only'] },
+    expires_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+const setClockSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { mode: { enum: ['running', 'frozen'] }, now: { type: 'string', format: 'date-time' } },
+};
+const advanceClockSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['seconds'],
+  properties: { seconds: { type: 'number', minimum: 0, maximum: 10 * 365 * 24 * 3600 } },
+};
+
+function accountOr404(ctx: SandboxContext, id: string): AccountStore {
+  const account = ctx.sandbox.store.forAccount(id);
+  if (!account) throw new ApiError('resource_missing', { param: 'id', message: `No such account: '${id}'.` });
+  return account;
+}
+
+/** `GET /__admin/accounts/{id}`: the account and every collection it holds, plus credits. */
+export function accountState(account: AccountStore) {
+  return { account: account.account, state: { ...account.snapshot(), credits: account.account.credits } };
+}
+
+export function adminAuth(token: string | undefined) {
+  return async function adminAuthMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+    if (token !== undefined && ctx.get('X-Admin-Token') !== token) {
+      throw new ApiError('authentication_required', { message: 'This admin API needs the header X-Admin-Token with the configured admin token.' });
+    }
+    await next();
+  };
+}
+
+export function buildAdminRouter(adminToken: string | undefined): Router<SandboxState> {
+  const router = new Router<SandboxState>({ prefix: '/__admin' });
+  router.use(adminAuth(adminToken) as unknown as Middleware, jsonBody() as unknown as Middleware);
+  const route = (method: 'get' | 'post' | 'patch' | 'delete', path: string, handler: AdminHandler) =>
+    router[method](path, handler as unknown as Middleware);
+
+  route('get', '/health', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  route('post', '/reset', (ctx) => {
+    ctx.sandbox.reset();
+    ctx.body = { status: 'ok' };
+  });
+
+  route('get', '/accounts', (ctx) => {
+    const data = ctx.sandbox.store.accountIds().map((id) => ctx.sandbox.store.forAccount(id)!.account);
+    ctx.body = { object: 'list', data, has_more: false };
+  });
+
+  route('post', '/accounts', (ctx) => {
+    const body = bodyOf<{ plan?: Plan; fixture?: string; name?: string }>(ctx, createAccountSchema);
+    const { sandbox } = ctx;
+    let template = sandbox.fixture.template;
+    if (body.fixture !== undefined && body.fixture !== sandbox.fixture.name) {
+      try {
+        template = loadFixture(body.fixture).template;
+      } catch (error) {
+        throw new ApiError('validation_failed', { param: 'fixture', errors: { fixture: [(error as Error).message] } });
+      }
+    }
+    const account = sandbox.createAccount({ plan: body.plan ?? 'free', ...(body.name ? { name: body.name } : {}), template });
+    const { key, token } = sandbox.createApiKey(account, { name: 'Default' });
+    ctx.status = 201;
+    ctx.body = { account: account.account, api_key: apiKeyView(key, token) };
+  });
+
+  route('get', '/accounts/:id', (ctx) => {
+    ctx.body = accountState(accountOr404(ctx, (ctx as unknown as { params: { id: string } }).params.id));
+  });
+
+  route('patch', '/accounts/:id', (ctx) => {
+    const account = accountOr404(ctx, (ctx as unknown as { params: { id: string } }).params.id);
+    const body = bodyOf<{ plan: Plan }>(ctx, patchAccountSchema);
+    account.account.plan = body.plan;
+    ctx.body = { account: account.account };
+  });
+
+  route('post', '/api_keys', (ctx) => {
+    const body = bodyOf<{ account_id: string; name?: string | null; access?: 'full' | 'read_only'; expires_at?: string | null }>(ctx, createKeySchema);
+    const account = ctx.sandbox.store.forAccount(body.account_id);
+    if (!account) throw new ApiError('resource_missing', { param: 'account_id', message: `No such account: '${body.account_id}'.` });
+    const { key, token } = ctx.sandbox.createApiKey(account, { name: body.name, access: body.access, expiresAt: body.expires_at });
+    ctx.status = 201;
+    ctx.body = { ...apiKeyView(key, token), access: key.access };
+  });
+
+  const keyAction = (action: 'expire' | 'revoke') => (ctx: SandboxContext) => {
+    const id = (ctx as unknown as { params: { id: string } }).params.id;
+    const found = ctx.sandbox.store.findKeyById(id);
+    if (!found) throw new ApiError('resource_missing', { param: 'id', message: `No such API key: '${id}'.` });
+    const now = ctx.sandbox.timestamp();
+    if (action === 'expire') found.key.expires_at = now;
+    else found.key.revoked_at = now;
+    ctx.body = { ...apiKeyView(found.key), access: found.key.access, revoked_at: found.key.revoked_at };
+  };
+  route('post', '/api_keys/:id/expire', keyAction('expire'));
+  route('post', '/api_keys/:id/revoke', keyAction('revoke'));
+
+  route('get', '/clock', (ctx) => {
+    ctx.body = ctx.sandbox.clock.snapshot();
+  });
+
+  route('post', '/clock', (ctx) => {
+    const body = bodyOf<{ mode?: 'running' | 'frozen'; now?: string }>(ctx, setClockSchema);
+    ctx.sandbox.clock.set({ ...(body.mode ? { mode: body.mode } : {}), ...(body.now ? { now: Date.parse(body.now) } : {}) });
+    ctx.body = ctx.sandbox.clock.snapshot();
+  });
+
+  route('post', '/clock/advance', (ctx) => {
+    const body = bodyOf<{ seconds: number }>(ctx, advanceClockSchema);
+    // Everything time-based is derived from the clock, so once this returns all that was due has happened.
+    ctx.sandbox.clock.advance(body.seconds);
+    ctx.body = ctx.sandbox.clock.snapshot();
+  });
+
+  return router;
+}

@@ -1,0 +1,76 @@
+/**
+ * `createApp(options)`: the whole sandbox as a Koa app, with no socket. The middleware order of
+ * every request is written out here, in one place.
+ */
+import Koa from 'koa';
+import compose from 'koa-compose';
+import { buildAdminRouter } from './admin/routes.js';
+import type { RealTimeSource } from './clock/virtual-clock.js';
+import { authenticate } from './http/authenticate.js';
+import type { SandboxContext, SandboxState } from './http/context.js';
+import { errorEnvelope } from './http/error-envelope.js';
+import { callerIdentification } from './http/identify-caller.js';
+import { jsonBody } from './http/json-body.js';
+import { rateLimit } from './http/rate-limit.js';
+import { requestId } from './http/request-id.js';
+import { bindOperation, buildApiRouter, routeFallback, type SandboxMiddleware } from './operations/router.js';
+import type { OperationDef } from './operations/types.js';
+import { resolveOptions, type MockOptions } from './options.js';
+import { OPERATIONS } from './resources/index.js';
+import { Sandbox } from './sandbox.js';
+
+export interface CreateAppOptions extends MockOptions {
+  /** Injectable real-time source for the virtual clock (tests). */
+  realTime?: RealTimeSource;
+}
+
+export type MockApp = Koa<SandboxState, { sandbox: Sandbox }> & { sandbox: Sandbox };
+
+export const API_PREFIX = '/v1';
+
+const terminal = async (): Promise<void> => {};
+
+/** Runs `middleware` for paths under `prefix` (a whole segment) and ends the chain there. */
+function under(prefix: string, middleware: SandboxMiddleware): SandboxMiddleware {
+  return async function underPrefix(ctx, next) {
+    if (ctx.path === prefix || ctx.path.startsWith(`${prefix}/`)) await middleware(ctx, terminal);
+    else await next();
+  };
+}
+
+/** What each operation runs, in order, after the /v1 chain has matched it. */
+function operationPipeline(op: OperationDef): SandboxMiddleware[] {
+  return [bindOperation(op), authenticate(), ...(op.body ? [jsonBody()] : [])];
+}
+
+export function createApp(options: CreateAppOptions = {}): MockApp {
+  const resolved = resolveOptions(options);
+  const sandbox = new Sandbox(resolved, options.realTime);
+  const app = new Koa<SandboxState, { sandbox: Sandbox }>() as MockApp;
+  app.sandbox = sandbox;
+  app.context.sandbox = sandbox;
+  app.proxy = false;
+  // Errors never reach Koa's own handler (the envelope answers them); keep it silent in test suites.
+  app.silent = true;
+
+  const apiRouter = buildApiRouter(API_PREFIX, OPERATIONS, operationPipeline);
+  const adminRouter = buildAdminRouter(resolved.adminToken);
+
+  const v1 = compose<SandboxContext>([
+    callerIdentification(),
+    rateLimit(),
+    routeFallback(apiRouter),
+    apiRouter.routes() as unknown as SandboxMiddleware,
+  ]) as SandboxMiddleware;
+
+  const stack: SandboxMiddleware[] = [
+    requestId(),
+    errorEnvelope(),
+    under(API_PREFIX, v1),
+    // Outside /v1 only the admin API answers; anything else is a 404 in the envelope too.
+    routeFallback(adminRouter),
+    adminRouter.routes() as unknown as SandboxMiddleware,
+  ];
+  for (const middleware of stack) app.use(middleware as unknown as Koa.Middleware<SandboxState, { sandbox: Sandbox }>);
+  return app;
+}

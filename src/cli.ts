@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/** The thin CLI: parse settings, start the library's server, print one line, stop cleanly on signals. */
+import { ConfigError } from './options.js';
+import { startMockServer } from './server.js';
+import { parseCliSettings, USAGE } from './settings.js';
+import { FixtureError } from './store/fixture-file.js';
+
+const PROGRAM = 'creator-commerce-mock';
+
+async function main(): Promise<void> {
+  let settings;
+  try {
+    settings = parseCliSettings(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${PROGRAM}: ${error.message} (see --help)\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (settings.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+
+  let mock;
+  try {
+    mock = await startMockServer(settings.options);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof FixtureError) {
+      process.stderr.write(`${PROGRAM}: ${error.message}\n`);
+      process.exit(2);
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    process.stderr.write(`${PROGRAM}: could not start: ${code ?? ''} ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+
+  const { sandbox } = mock.app;
+  process.stdout.write(
+    `${PROGRAM} listening on ${mock.url} (api ${mock.apiUrl}, admin ${mock.url}/__admin, fixtures ${sandbox.fixture.name}, seed ${sandbox.options.seed}, clock ${sandbox.clock.mode})\n`,
+  );
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    // Graceful: in-flight requests finish; the process exits 0 well within 2 s.
+    const deadline = setTimeout(() => process.exit(0), 1900);
+    deadline.unref();
+    void mock.close().then(() => {
+      process.stdout.write(`${PROGRAM} stopped (${signal})\n`);
+      process.exit(0);
+    });
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+void main();

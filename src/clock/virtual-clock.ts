@@ -1,0 +1,66 @@
+/**
+ * The one time source of the sandbox. Everything time-based (job progress, rate-limit windows, key
+ * expiry, idempotency memory, timestamps) reads `now()` here, so a test that freezes or advances
+ * this clock sees every derived state move at once, without sleeping.
+ */
+export type ClockMode = 'running' | 'frozen';
+
+export interface ClockSnapshot {
+  now: string;
+  mode: ClockMode;
+}
+
+export type RealTimeSource = () => number;
+
+export class VirtualClock {
+  // In running mode virtual time = anchorVirtual + (real() - anchorReal); frozen mode ignores real().
+  private anchorVirtual: number;
+  private anchorReal: number;
+  private currentMode: ClockMode;
+
+  constructor(
+    start: number,
+    mode: ClockMode,
+    private readonly real: RealTimeSource = Date.now,
+  ) {
+    this.anchorVirtual = start;
+    this.anchorReal = real();
+    this.currentMode = mode;
+  }
+
+  /** Milliseconds since the Unix epoch, virtual. */
+  now(): number {
+    if (this.currentMode === 'frozen') return this.anchorVirtual;
+    return this.anchorVirtual + (this.real() - this.anchorReal);
+  }
+
+  get mode(): ClockMode {
+    return this.currentMode;
+  }
+
+  /** Switch mode and/or jump to an instant; time never passes during the switch itself. */
+  set(change: { mode?: ClockMode; now?: number }): void {
+    const at = change.now ?? this.now();
+    this.anchorVirtual = at;
+    this.anchorReal = this.real();
+    if (change.mode) this.currentMode = change.mode;
+  }
+
+  advance(seconds: number): void {
+    if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError('seconds must be a finite number >= 0');
+    this.set({ now: this.now() + seconds * 1000 });
+  }
+
+  snapshot(): ClockSnapshot {
+    return { now: new Date(this.now()).toISOString(), mode: this.currentMode };
+  }
+}
+
+/** Timestamps in API bodies: ISO 8601 UTC with second precision, e.g. `2026-01-01T00:00:00Z`. */
+export function isoTimestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export function unixSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}

@@ -1,0 +1,59 @@
+import { catalogEntry, type ErrorCode, type ErrorType } from './catalog.js';
+
+export type FieldErrors = Record<string, string[]>;
+
+export interface ApiErrorOptions {
+  message?: string;
+  param?: string;
+  errors?: FieldErrors;
+  /** Response headers that belong to this error (e.g. `Retry-After`, `Allow`). */
+  headers?: Record<string, string>;
+  /** Extra members of the error object (e.g. `plan_tier` on a 429). */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * The one error type. Handlers and middlewares throw it; only the error-envelope middleware turns
+ * it into a response, so no handler ever writes an error body or header itself.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly code: ErrorCode;
+  readonly param: string | undefined;
+  readonly errors: FieldErrors | undefined;
+  readonly headers: Record<string, string>;
+  readonly extra: Record<string, unknown>;
+
+  constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
+    const entry = catalogEntry(code);
+    super(options.message ?? entry.message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = entry.status;
+    this.type = entry.type;
+    this.param = options.param;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+    this.extra = options.extra ?? {};
+  }
+
+  toBody(): { error: Record<string, unknown> } {
+    const error: Record<string, unknown> = { type: this.type, code: this.code, message: this.message };
+    if (this.param !== undefined) error.param = this.param;
+    if (this.errors !== undefined) error.errors = this.errors;
+    return { error: { ...error, ...this.extra } };
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+/** Shorthand for the most common throw: a resource that does not exist for this account. */
+export function resourceMissing(kind: string, id: string, param?: string): ApiError {
+  return new ApiError('resource_missing', {
+    message: `No such ${kind}: '${id}'.`,
+    ...(param === undefined ? {} : { param }),
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * Every error code the sandbox can answer, with its HTTP status and envelope type. Spec §7.2 is the
+ * source; `extension: true` marks codes the spec does not list, each documented in the README's
+ * error table (a test keeps the two in step).
+ */
+export type ErrorType = 'api_error' | 'invalid_request_error' | 'validation_error';
+
+export interface CatalogEntry {
+  status: number;
+  type: ErrorType;
+  message: string;
+  extension?: true;
+}
+
+export const ERROR_CATALOG = {
+  bad_request: { status: 400, type: 'invalid_request_error', message: 'The request is malformed or has invalid parameters.' },
+  parameter_missing: { status: 400, type: 'invalid_request_error', message: 'A required parameter is missing.' },
+  parameter_unknown: { status: 400, type: 'invalid_request_error', message: 'The request contains an unknown parameter.' },
+  authentication_required: {
+    status: 401,
+    type: 'invalid_request_error',
+    message: 'Authentication required: send a valid API key as `Authorization: Bearer <API_KEY>`.',
+  },
+  forbidden: { status: 403, type: 'invalid_request_error', message: 'This credential does not have permission for this action.' },
+  resource_missing: { status: 404, type: 'invalid_request_error', message: 'No such resource.' },
+  method_not_allowed: {
+    status: 405,
+    type: 'invalid_request_error',
+    message: 'This method is not allowed on this path.',
+    extension: true,
+  },
+  validation_failed: { status: 422, type: 'validation_error', message: 'The request is well-formed but contains invalid data.' },
+  rate_limit_exceeded: { status: 429, type: 'invalid_request_error', message: 'Too many requests. Retry after the time given in Retry-After.' },
+  internal_error: { status: 500, type: 'api_error', message: 'An unexpected error occurred on our side.' },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export function catalogEntry(code: ErrorCode): CatalogEntry {
+  return ERROR_CATALOG[code];
+}

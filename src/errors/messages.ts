@@ -1,0 +1,23 @@
+/** Message texts, named so tests assert the same strings the code sends (stripe-mock's habit). */
+export const MESSAGES = {
+  authMissing: 'No API key provided. Send `Authorization: Bearer <API_KEY>`.',
+  authMalformed: 'Malformed Authorization header. Expected `Authorization: Bearer <API_KEY>`.',
+  authUnknown: 'Invalid API key provided.',
+  authRevoked: 'This API key has been revoked.',
+  authExpired: 'This API key has expired.',
+  readOnlyKey: 'This API key is read-only and cannot perform writes.',
+  bodyNotJson: 'Request bodies must be JSON: send `Content-Type: application/json`.',
+  bodyMalformed: 'The request body is not valid JSON.',
+  bodyNotObject: 'The request body must be a JSON object.',
+  bodyTooLarge: (limit: string) => `The request body exceeds the ${limit} limit.`,
+  wrappedBody: (key: string) =>
+    `Received unknown parameter '${key}'. Request bodies are unwrapped: send the fields at the top level, not nested under '${key}'.`,
+  unknownParameter: (name: string) => `Received unknown parameter: ${name}.`,
+  missingParameter: (name: string) => `Missing required parameter: ${name}.`,
+  invalidQuery: (name: string, detail: string) => `Invalid value for '${name}': ${detail}.`,
+  validationFailed: 'The request contains invalid data. See `errors` for the fields.',
+  unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
+  methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
+  internal: 'An unexpected error occurred on our side. The request may be retried.',
+  rateLimited: 'Too many requests. Retry after the number of seconds in Retry-After.',
+} as const;

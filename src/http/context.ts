@@ -1,0 +1,26 @@
+/** What the middlewares put on `ctx.state`, typed once. */
+import type { ParameterizedContext } from 'koa';
+import type { OperationDef } from '../operations/types.js';
+import type { Sandbox } from '../sandbox.js';
+import type { ApiKeyRecord } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
+import type { RateLimitStanding } from './rate-limiter.js';
+
+/** Who sent the request, as far as can be told before authentication is enforced. */
+export type Caller =
+  | { kind: 'api_key'; account: AccountStore; key: ApiKeyRecord }
+  | { kind: 'anonymous'; ip: string; reason: 'missing' | 'malformed' | 'unknown' };
+
+export interface SandboxState {
+  requestId: string;
+  caller?: Caller;
+  rateLimit?: RateLimitStanding;
+  /** The matched operation, set by the router before the per-operation middlewares run. */
+  operation?: OperationDef;
+  /** The caller's account, scoped: the only store handlers see. Set by `authenticate`. */
+  store?: AccountStore;
+  apiKey?: ApiKeyRecord;
+}
+
+export type SandboxContext = ParameterizedContext<SandboxState> & { sandbox: Sandbox };
+export type Next = () => Promise<unknown>;

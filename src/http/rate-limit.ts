@@ -1,0 +1,54 @@
+/**
+ * Rate limiting of spec §8 on every /v1 request, errors included: counts the request against the
+ * caller's counter (per API key; per IP for requests without a valid key), sets the RateLimit
+ * headers, and refuses with 429 once the window's quota is used up.
+ */
+import { serializeItem } from 'structured-headers';
+import { unixSeconds } from '../clock/virtual-clock.js';
+import { ApiError } from '../errors/api-error.js';
+import { MESSAGES } from '../errors/messages.js';
+import type { Plan } from '../store/records.js';
+import type { Caller, Next, SandboxContext } from './context.js';
+import type { RateLimitStanding } from './rate-limiter.js';
+
+export const RATE_LIMIT_POLICY_NAME = 'default';
+
+export function rateLimitSubject(caller: Caller): { subject: string; tier: Plan } {
+  return caller.kind === 'api_key'
+    ? { subject: `key:${caller.key.id}`, tier: caller.account.account.plan }
+    : { subject: `ip:${caller.ip}`, tier: 'free' };
+}
+
+/** RFC 9651 structured fields, serialized by a real library so quoting and parameters are exact. */
+export function rateLimitHeaders(standing: RateLimitStanding): Record<string, string> {
+  return {
+    'RateLimit-Policy': serializeItem([RATE_LIMIT_POLICY_NAME, new Map([['q', standing.limit], ['w', standing.windowSeconds]])]),
+    RateLimit: serializeItem([RATE_LIMIT_POLICY_NAME, new Map([['r', standing.remaining], ['t', standing.secondsUntilReset]])]),
+    'X-RateLimit-Limit': String(standing.limit),
+    'X-RateLimit-Remaining': String(standing.remaining),
+    'X-RateLimit-Reset': String(unixSeconds(standing.resetAt)),
+  };
+}
+
+/** The 429 of spec §8, shared by the limiter and the `rate-limited` scenario. */
+export function rateLimitExceeded(standing: RateLimitStanding, retryAfter = standing.secondsUntilReset): ApiError {
+  return new ApiError('rate_limit_exceeded', {
+    message: MESSAGES.rateLimited,
+    headers: { ...rateLimitHeaders({ ...standing, remaining: 0 }), 'Retry-After': String(retryAfter) },
+    extra: { plan_tier: standing.tier },
+  });
+}
+
+export function rateLimit() {
+  return async function rateLimitMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+    const caller = ctx.state.caller;
+    if (!caller) throw new Error('rateLimit must run after callerIdentification');
+    const { subject, tier } = rateLimitSubject(caller);
+    const { rateLimiter, clock } = ctx.sandbox;
+    const standing = rateLimiter.consume(subject, tier, clock.now());
+    ctx.state.rateLimit = standing;
+    ctx.set(rateLimitHeaders(standing));
+    if (!standing.allowed) throw rateLimitExceeded(standing);
+    await next();
+  };
+}

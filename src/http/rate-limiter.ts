@@ -1,0 +1,72 @@
+/**
+ * Fixed-window request counting (spec §8): one counter per credential for all endpoints; windows
+ * are aligned to multiples of the window length on the virtual clock, and the counter returns to
+ * zero at the reset time. JavaScript runs one request's bookkeeping at a time, so counting is exact
+ * under concurrent requests without locks.
+ */
+import type { RateLimitQuotas } from '../options.js';
+import type { Plan } from '../store/records.js';
+
+export interface RateLimitStanding {
+  tier: Plan;
+  limit: number;
+  remaining: number;
+  windowSeconds: number;
+  /** Virtual ms at which the current window ends. */
+  resetAt: number;
+  /** Whole seconds until the reset, at least 1 (the `t` of RateLimit, and Retry-After). */
+  secondsUntilReset: number;
+  /** False when this request is over the limit and limiting is enforced. */
+  allowed: boolean;
+}
+
+interface Counter {
+  window: number;
+  count: number;
+}
+
+export class RateLimiter {
+  private readonly counters = new Map<string, Counter>();
+
+  constructor(readonly quotas: RateLimitQuotas) {}
+
+  limitFor(tier: Plan): number {
+    return this.quotas[tier];
+  }
+
+  /** Counts one request for `subject` and reports its standing after it. */
+  consume(subject: string, tier: Plan, now: number): RateLimitStanding {
+    return this.standing(subject, tier, now, true);
+  }
+
+  /** The standing without counting (for `GET /v1/status` after its own request was counted). */
+  peek(subject: string, tier: Plan, now: number): RateLimitStanding {
+    return this.standing(subject, tier, now, false);
+  }
+
+  private standing(subject: string, tier: Plan, now: number, count: boolean): RateLimitStanding {
+    const windowMs = this.quotas.windowSeconds * 1000;
+    const window = Math.floor(now / windowMs);
+    const limit = this.limitFor(tier);
+    let counter = this.counters.get(subject);
+    if (!counter || counter.window !== window) {
+      counter = { window, count: 0 };
+      if (count) this.counters.set(subject, counter);
+    }
+    let allowed = true;
+    if (count) {
+      if (counter.count < limit || !this.quotas.enforce) counter.count += 1;
+      else allowed = false;
+    }
+    const resetAt = (window + 1) * windowMs;
+    return {
+      tier,
+      limit,
+      remaining: Math.max(0, limit - counter.count),
+      windowSeconds: this.quotas.windowSeconds,
+      resetAt,
+      secondsUntilReset: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+      allowed,
+    };
+  }
+}

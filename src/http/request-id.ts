@@ -1,0 +1,18 @@
+import type { Next, SandboxContext } from './context.js';
+
+export interface RequestIdOptions {
+  /** Injectable generator; the default is the sandbox's deterministic counter. */
+  generate?: (ctx: SandboxContext) => string;
+}
+
+/** Gives every response a `Request-Id` (spec §7.3.4), also sent as `X-Request-Id` (the guide's name). */
+export function requestId(options: RequestIdOptions = {}) {
+  const generate = options.generate ?? ((ctx: SandboxContext) => ctx.sandbox.requestIds.next());
+  return async function requestIdMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+    const id = generate(ctx);
+    ctx.state.requestId = id;
+    ctx.set('Request-Id', id);
+    ctx.set('X-Request-Id', id);
+    await next();
+  };
+}

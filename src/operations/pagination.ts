@@ -1,0 +1,34 @@
+/**
+ * The one pagination mechanism of every list (spec §2.1, §4): newest first, `starting_after` an id
+ * of the collection, `limit` 1..100 (validated with the query), `has_more` and `url`.
+ */
+import { ApiError } from '../errors/api-error.js';
+import type { Collection, Identified } from '../store/collection.js';
+
+export interface ListQuery {
+  limit: number;
+  starting_after?: string | undefined;
+}
+
+export interface ListEnvelope<V> {
+  object: 'list';
+  data: V[];
+  has_more: boolean;
+  url: string;
+}
+
+export function listPage<T extends Identified, V = T>(
+  collection: Collection<T>,
+  query: ListQuery,
+  options: { url: string; filter?: (record: T) => boolean; view?: (record: T) => V },
+): ListEnvelope<V> {
+  const page = collection.page({ limit: query.limit, startingAfter: query.starting_after, filter: options.filter });
+  if (!page) {
+    throw new ApiError('bad_request', {
+      param: 'starting_after',
+      message: `Invalid value for 'starting_after': no object with id '${query.starting_after}' in this list.`,
+    });
+  }
+  const view = options.view ?? ((record: T) => record as unknown as V);
+  return { object: 'list', data: page.data.map(view), has_more: page.hasMore, url: options.url };
+}

@@ -1,0 +1,78 @@
+/**
+ * Builds the /v1 router from the operation table. Each operation gets the per-operation middleware
+ * chain (given by app.ts, where the whole order is visible) followed by `dispatch`, which validates
+ * the request against the declaration and runs the handler.
+ */
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { ApiError } from '../errors/api-error.js';
+import { MESSAGES } from '../errors/messages.js';
+import type { Next, SandboxContext, SandboxState } from '../http/context.js';
+import { toRouterPath, type OperationDef } from './types.js';
+import { validateBody, validateQuery, validatorsFor } from './validation.js';
+
+export type SandboxMiddleware = (ctx: SandboxContext, next: Next) => Promise<void>;
+export type OperationPipeline = (op: OperationDef) => SandboxMiddleware[];
+
+/** Sets `ctx.state.operation` first, so every later middleware knows what it is serving. */
+export function bindOperation(op: OperationDef): SandboxMiddleware {
+  return async function bindOperationMiddleware(ctx, next) {
+    ctx.state.operation = op;
+    await next();
+  };
+}
+
+export function dispatch(op: OperationDef): SandboxMiddleware {
+  const validators = validatorsFor(op);
+  return async function dispatchMiddleware(ctx, next) {
+    const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
+    if (validators.params && !validators.params(params)) {
+      const failed = validators.params.errors?.[0]?.instancePath.slice(1) ?? 'id';
+      throw new ApiError('resource_missing', { param: failed, message: `No such object: '${params[failed] ?? ''}'.` });
+    }
+    const query: Record<string, unknown> = { ...ctx.query };
+    validateQuery(validators.query, query);
+    let body: Record<string, unknown> | undefined;
+    if (op.body) {
+      body = ((ctx.request as { body?: unknown }).body ?? {}) as Record<string, unknown>;
+      if (op.bodyRequired && Object.keys(body).length === 0 && !(ctx.request as { rawBody?: string }).rawBody) {
+        throw new ApiError('bad_request', { message: MESSAGES.bodyNotObject });
+      }
+      validateBody(validators.body, body, op.body);
+    }
+    const { store, apiKey } = ctx.state;
+    if (!store || !apiKey) throw new Error('dispatch must run after authenticate');
+    const result = await op.handler({ store, apiKey, body, query, params, sandbox: ctx.sandbox, path: ctx.path });
+    ctx.status = result.status ?? op.success.status;
+    ctx.body = result.body;
+    // No next(): the operation is answered. (A later matching layer must not run.)
+    void next;
+  };
+}
+
+/** Unknown paths answer 404 and known paths with another method 405 (with `Allow`), in the envelope. */
+export function routeFallback(router: Router<SandboxState>): SandboxMiddleware {
+  return async function routeFallbackMiddleware(ctx, next) {
+    await next();
+    if (ctx.body !== undefined || ctx.status !== 404) return;
+    const matched = router.match(ctx.path, ctx.method);
+    if (matched.path.length > 0) {
+      const allow = [...new Set(matched.path.flatMap((layer) => layer.methods))].join(', ');
+      throw new ApiError('method_not_allowed', { message: MESSAGES.methodNotAllowed(ctx.method, ctx.path, allow), headers: { Allow: allow } });
+    }
+    throw new ApiError('resource_missing', { message: MESSAGES.unknownRoute(ctx.method, ctx.path) });
+  };
+}
+
+export function buildApiRouter(prefix: string, operations: readonly OperationDef[], pipeline: OperationPipeline): Router<SandboxState> {
+  const router = new Router<SandboxState>({ prefix });
+  const seen = new Set<string>();
+  for (const op of operations) {
+    const key = `${op.method} ${op.path}`;
+    if (seen.has(key) || seen.has(op.operationId)) throw new Error(`Duplicate operation ${op.operationId} (${key})`);
+    seen.add(key).add(op.operationId);
+    const chain = [...pipeline(op), dispatch(op)] as unknown as Middleware[];
+    router.register(toRouterPath(op.path), [op.method], chain, { name: op.operationId });
+  }
+  return router;
+}

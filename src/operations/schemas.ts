@@ -1,0 +1,65 @@
+/** Schema pieces shared by many operations. */
+import type { JsonSchema } from './types.js';
+
+export const DEFAULT_PAGE_LIMIT = 15;
+export const MAX_PAGE_LIMIT = 100;
+
+export const timestampSchema: JsonSchema = { type: 'string', format: 'date-time' };
+export const nullableTimestampSchema: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
+
+/** Query parameters every list takes (spec §4 common rules). */
+export const paginationQueryProperties: Record<string, JsonSchema> = {
+  starting_after: { type: 'string', minLength: 1, maxLength: 255, description: 'Id of the last item of the previous page.' },
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE_LIMIT,
+    default: DEFAULT_PAGE_LIMIT,
+    description: `Page size, 1 to ${MAX_PAGE_LIMIT}.`,
+  },
+};
+
+export function paginatedQuery(extra: Record<string, JsonSchema> = {}): JsonSchema {
+  return { type: 'object', additionalProperties: false, properties: { ...extra, ...paginationQueryProperties } };
+}
+
+/** The list envelope of spec §2.1. */
+export function listEnvelopeSchema(item: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['object', 'data', 'has_more', 'url'],
+    properties: {
+      object: { const: 'list' },
+      data: { type: 'array', items: item },
+      has_more: { type: 'boolean' },
+      url: { type: 'string' },
+    },
+  };
+}
+
+/** The error envelope of spec §7.1. */
+export const errorEnvelopeSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['type', 'code', 'message'],
+      properties: {
+        type: { enum: ['api_error', 'invalid_request_error', 'validation_error'] },
+        code: { type: 'string' },
+        message: { type: 'string' },
+        param: { type: 'string' },
+        errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+        plan_tier: { enum: ['free', 'paid'] },
+      },
+    },
+  },
+};
+
+/** A prefixed id (spec §1): raw database ids are refused where a prefixed one is required. */
+export function prefixedIdSchema(prefix: string, description?: string): JsonSchema {
+  return { type: 'string', pattern: `^${prefix}_[A-Za-z0-9_]+$`, ...(description ? { description } : {}) };
+}

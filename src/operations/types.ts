@@ -1,0 +1,75 @@
+/**
+ * One declaration per operation. The router, request validation, the OpenAPI document and the
+ * contract tests all read these; nothing about an operation is written twice.
+ */
+import type { Sandbox } from '../sandbox.js';
+import type { ApiKeyRecord } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** A JSON Schema (the draft-07 / 2020-12 common subset, so OpenAPI 3.1 can embed it as is). */
+export type JsonSchema = Record<string, unknown>;
+
+export interface HandlerInput<Body, Query, Params> {
+  /** The caller's account, already scoped: there is no way to reach another tenant from here. */
+  store: AccountStore;
+  apiKey: ApiKeyRecord;
+  body: Body;
+  query: Query;
+  params: Params;
+  sandbox: Sandbox;
+  /** The request path including `/v1` (the `url` of list envelopes). */
+  path: string;
+}
+
+export interface HandlerResult {
+  /** Defaults to the operation's success status. */
+  status?: number;
+  body: unknown;
+}
+
+export interface SuccessResponse {
+  status: number;
+  description: string;
+  schema: JsonSchema;
+  example?: unknown;
+}
+
+export interface OperationDef<Body = any, Query = any, Params = any> {
+  operationId: string;
+  method: HttpMethod;
+  /** Relative to `/v1`, OpenAPI style: `/jobs/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Section of the service specification that defines the operation, e.g. `4.1`. */
+  specSection: string;
+  /** Object schemas; every property of `params` is a path parameter. */
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** Whether a request body must be sent (otherwise an absent body validates as `{}`). */
+  bodyRequired?: boolean;
+  success: SuccessResponse;
+  /** Error statuses the reference lists for this operation (spec §4). */
+  errors: number[];
+  handler(input: HandlerInput<Body, Query, Params>): HandlerResult | Promise<HandlerResult>;
+}
+
+/** Identity function that keeps the generic types of a declaration. */
+export function defineOperation<Body = Record<string, unknown>, Query = Record<string, unknown>, Params = Record<string, string>>(
+  def: OperationDef<Body, Query, Params>,
+): OperationDef<Body, Query, Params> {
+  return def;
+}
+
+export function isWrite(op: Pick<OperationDef, 'method'>): boolean {
+  return op.method !== 'GET';
+}
+
+/** `/jobs/{id}` -> `/jobs/:id` for @koa/router. */
+export function toRouterPath(path: string): string {
+  return path.replace(/\{([a-z_]+)\}/g, ':$1');
+}

@@ -1,0 +1,163 @@
+/**
+ * Request validation compiled once per process from the operation declarations (ajv). Query strings
+ * are coerced (they arrive as text); bodies are not (JSON has types). Failures map onto spec §7.2:
+ * - query: 400 `bad_request` / `parameter_unknown`, naming the parameter;
+ * - body: 400 `parameter_unknown` (unknown or wrapped fields), 400 `parameter_missing`, or
+ *   422 `validation_failed` with `errors` keyed by field for well-formed but invalid data.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { ApiError, type FieldErrors } from '../errors/api-error.js';
+import { MESSAGES } from '../errors/messages.js';
+import type { JsonSchema, OperationDef } from './types.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv,
+) => Ajv;
+
+function createAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: coerce, useDefaults: true, allowUnionTypes: true });
+  addFormats(ajv);
+  // Documentation keywords of OpenAPI that ajv's strict mode would otherwise refuse.
+  ajv.addKeyword({ keyword: 'example' });
+  ajv.addKeyword({ keyword: 'x-spec' });
+  return ajv;
+}
+
+let queryAjv: Ajv | undefined;
+let bodyAjv: Ajv | undefined;
+
+export interface OperationValidators {
+  query?: ValidateFunction;
+  params?: ValidateFunction;
+  body?: ValidateFunction;
+}
+
+const compiled = new WeakMap<OperationDef, OperationValidators>();
+
+/** Compiles (once) the validators of an operation; a broken schema fails start-up naming the operation. */
+export function validatorsFor(op: OperationDef): OperationValidators {
+  let validators = compiled.get(op);
+  if (validators) return validators;
+  queryAjv ??= createAjv(true);
+  bodyAjv ??= createAjv(false);
+  validators = {};
+  try {
+    if (op.query) validators.query = queryAjv.compile(op.query);
+    if (op.params) validators.params = queryAjv.compile(op.params);
+    if (op.body) validators.body = bodyAjv.compile(op.body);
+  } catch (error) {
+    throw new Error(`Invalid schema in operation ${op.operationId} (${op.method} ${op.path}): ${(error as Error).message}`);
+  }
+  compiled.set(op, validators);
+  return validators;
+}
+
+/** A schema compiled with the body (non-coercing) instance: for response checks in tests. */
+export function compileSchema(schema: JsonSchema): ValidateFunction {
+  bodyAjv ??= createAjv(false);
+  return bodyAjv.compile(schema);
+}
+
+/** `/events/0/event_name` -> `events.0.event_name`; the root becomes the missing property's name. */
+export function fieldName(error: ErrorObject): string {
+  const base = error.instancePath.split('/').slice(1).join('.');
+  if (error.keyword === 'required') {
+    const missing = String(error.params.missingProperty);
+    return base ? `${base}.${missing}` : missing;
+  }
+  if (error.keyword === 'additionalProperties') {
+    const extra = String(error.params.additionalProperty);
+    return base ? `${base}.${extra}` : extra;
+  }
+  return base;
+}
+
+function describe(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'enum':
+      return `must be one of: ${(error.params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'type':
+      return `must be of type ${String(error.params.type).replace(',', ' or ')}`;
+    case 'format':
+      return `must be a valid ${String(error.params.format)}`;
+    case 'pattern':
+      return 'has an invalid format';
+    case 'const':
+      return `must be ${JSON.stringify(error.params.allowedValue)}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+export function validateQuery(validate: ValidateFunction | undefined, query: Record<string, unknown>): void {
+  if (!validate) {
+    const [first] = Object.keys(query);
+    if (first !== undefined) throw new ApiError('parameter_unknown', { param: first, message: MESSAGES.unknownParameter(first) });
+    return;
+  }
+  if (validate(query)) return;
+  const errors = validate.errors ?? [];
+  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
+  if (unknown) {
+    const name = fieldName(unknown);
+    throw new ApiError('parameter_unknown', { param: name, message: MESSAGES.unknownParameter(name) });
+  }
+  const first = errors[0];
+  const name = first ? fieldName(first) : '';
+  throw new ApiError('bad_request', { param: name, message: MESSAGES.invalidQuery(name, first ? describe(first) : 'invalid') });
+}
+
+export function validateBody(validate: ValidateFunction | undefined, body: Record<string, unknown>, declared: JsonSchema | undefined): void {
+  if (!validate) {
+    const [first] = Object.keys(body);
+    if (first !== undefined) throw unknownField(first, body[first], declared);
+    return;
+  }
+  if (validate(body)) return;
+  const errors = validate.errors ?? [];
+  const unknown = errors.find((e) => e.keyword === 'additionalProperties' && e.instancePath === '');
+  if (unknown) {
+    const name = fieldName(unknown);
+    throw unknownField(name, body[name], declared);
+  }
+  const missing = errors.find((e) => e.keyword === 'required' && e.instancePath === '');
+  if (missing) {
+    const name = fieldName(missing);
+    throw new ApiError('parameter_missing', { param: name, message: MESSAGES.missingParameter(name) });
+  }
+  throw validationFailed(errors);
+}
+
+function unknownField(name: string, value: unknown, declared: JsonSchema | undefined): ApiError {
+  const properties = (declared?.properties ?? {}) as Record<string, unknown>;
+  // A body wrapped under a resource key ({"api_key": {"name": …}}) is the mistake spec §7.2 names.
+  const wrapped =
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    (Object.keys(value).some((k) => k in properties) || Object.keys(properties).length === 0 || Object.keys(value).length === 0);
+  return new ApiError('parameter_unknown', { param: name, message: wrapped ? MESSAGES.wrappedBody(name) : MESSAGES.unknownParameter(name) });
+}
+
+/** 422 with every failing field; also used by handlers for rules a schema cannot say. */
+export function validationFailed(errors: ErrorObject[] | FieldErrors): ApiError {
+  let fields: FieldErrors;
+  if (Array.isArray(errors)) {
+    fields = {};
+    for (const error of errors) {
+      // `if/then` and `anyOf` wrappers repeat what their inner errors already say.
+      if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+      const name = fieldName(error) || 'body';
+      (fields[name] ??= []).push(describe(error));
+    }
+  } else {
+    fields = errors;
+  }
+  const [param] = Object.keys(fields);
+  return new ApiError('validation_failed', {
+    message: MESSAGES.validationFailed,
+    errors: fields,
+    ...(param === undefined ? {} : { param }),
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * Settings of contract §1: one table of flag = environment variable = option. Every value is checked
+ * here, once; a bad value throws ConfigError naming the setting, and nothing starts half-configured.
+ */
+import { fileURLToPath } from 'node:url';
+
+export type ClockSetting = 'running' | 'frozen' | string;
+
+export interface RateLimitQuotas {
+  /** `false` when limiting is off: headers are still sent, but nothing is ever refused. */
+  enforce: boolean;
+  free: number;
+  paid: number;
+  windowSeconds: number;
+}
+
+/** Options of `createApp` and `startMockServer`. All optional. */
+export interface MockOptions {
+  port?: number;
+  host?: string;
+  /** A fixture name under `fixtures/`, or a path to a fixture file. */
+  fixtures?: string;
+  /** Scenarios active from boot. */
+  scenarios?: string[];
+  seed?: number | string;
+  /** `running`, `frozen` (at boot time) or an ISO time to freeze at. */
+  clock?: ClockSetting;
+  adminToken?: string;
+  /** `spec`, `off` or `free=N,paid=M`. */
+  rateLimit?: string;
+  /** One line per request on stderr. */
+  log?: boolean;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  fixtures: string;
+  scenarios: string[];
+  seed: string;
+  clock: { mode: 'running' | 'frozen'; start: number | undefined };
+  adminToken: string | undefined;
+  rateLimit: RateLimitQuotas;
+  rateLimitSetting: string;
+  log: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import.meta.url));
+export const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
+
+export const SPEC_RATE_LIMIT: RateLimitQuotas = { enforce: true, free: 600, paid: 3000, windowSeconds: 60 };
+
+export function parsePort(value: unknown, setting = 'port'): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new ConfigError(setting, `expected an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+export function parseClock(value: unknown, setting = 'clock'): ResolvedOptions['clock'] {
+  if (value === 'running' || value === 'frozen') return { mode: value, start: undefined };
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
+    const ms = Date.parse(value);
+    if (!Number.isNaN(ms)) return { mode: 'frozen', start: ms };
+  }
+  throw new ConfigError(setting, `expected running, frozen or an ISO 8601 time, got ${JSON.stringify(value)}`);
+}
+
+export function parseRateLimit(value: unknown, setting = 'rate-limit'): RateLimitQuotas {
+  if (value === 'spec') return { ...SPEC_RATE_LIMIT };
+  if (value === 'off') return { ...SPEC_RATE_LIMIT, enforce: false };
+  if (typeof value === 'string' && value.length > 0) {
+    const quotas = { ...SPEC_RATE_LIMIT };
+    for (const part of value.split(',')) {
+      const match = /^(free|paid)=(\d+)$/.exec(part.trim());
+      if (!match || Number(match[2]) < 1) {
+        throw new ConfigError(setting, `expected spec, off or free=N,paid=M with N, M >= 1, got ${JSON.stringify(value)}`);
+      }
+      quotas[match[1] as 'free' | 'paid'] = Number(match[2]);
+    }
+    return quotas;
+  }
+  throw new ConfigError(setting, `expected spec, off or free=N,paid=M, got ${JSON.stringify(value)}`);
+}
+
+function nonEmptyString(value: unknown, setting: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(setting, `expected a non-empty string, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Fills defaults and checks every option. Programmatic default port is 0 (any free port). */
+export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
+  const seed = options.seed ?? 1;
+  if (!(typeof seed === 'number' && Number.isFinite(seed)) && !(typeof seed === 'string' && seed !== '')) {
+    throw new ConfigError('seed', `expected a number or a non-empty string, got ${JSON.stringify(seed)}`);
+  }
+  const scenarios = options.scenarios ?? [];
+  if (!Array.isArray(scenarios) || scenarios.some((s) => typeof s !== 'string' || s === '')) {
+    throw new ConfigError('scenario', `expected a list of scenario names, got ${JSON.stringify(scenarios)}`);
+  }
+  const rateLimitSetting = options.rateLimit ?? 'spec';
+  return {
+    port: parsePort(options.port ?? 0),
+    host: nonEmptyString(options.host ?? '127.0.0.1', 'host'),
+    fixtures: nonEmptyString(options.fixtures ?? 'default', 'fixtures'),
+    scenarios,
+    seed: String(seed),
+    clock: parseClock(options.clock ?? 'running'),
+    adminToken: options.adminToken === undefined ? undefined : nonEmptyString(options.adminToken, 'admin-token'),
+    rateLimit: parseRateLimit(rateLimitSetting),
+    rateLimitSetting,
+    log: options.log ?? false,
+  };
+}

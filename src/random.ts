@@ -1,0 +1,96 @@
+/**
+ * Seeded randomness. Ids, tokens and generated data all come from streams derived from the one
+ * `seed` option, so the same seed and the same requests produce the same bytes.
+ */
+
+/** sfc32: small, fast and good enough for ids; state fits four uint32s. */
+export class Prng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: number | string) {
+    const h = hash128(String(seed));
+    [this.a, this.b, this.c, this.d] = h;
+    for (let i = 0; i < 12; i++) this.nextUint32();
+  }
+
+  nextUint32(): number {
+    this.a >>>= 0; this.b >>>= 0; this.c >>>= 0; this.d >>>= 0;
+    let t = (this.a + this.b) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.d = (this.d + 1) | 0;
+    t = (t + this.d) | 0;
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    return this.nextUint32() / 4294967296;
+  }
+
+  int(minInclusive: number, maxInclusive: number): number {
+    return minInclusive + Math.floor(this.next() * (maxInclusive - minInclusive + 1));
+  }
+}
+
+/** cyrb128: turns any string into four well-mixed 32-bit words. */
+export function hash128(str: string): [number, number, number, number] {
+  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  for (let i = 0; i < str.length; i++) {
+    const k = str.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+  h1 ^= h2 ^ h3 ^ h4; h2 ^= h1; h3 ^= h1; h4 ^= h1;
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+}
+
+/** A 32-bit seed derived from several parts, for seeding faker per account. */
+export function deriveSeed(...parts: Array<string | number>): number {
+  return hash128(parts.join('\u0000'))[0];
+}
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export function randomString(prng: Prng, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALPHABET[prng.nextUint32() % 62];
+  return out;
+}
+
+/** Prefixed ids (`prod_…`, `cus_…`), the shape the spec requires of resource identifiers. */
+export class IdGenerator {
+  private readonly prng: Prng;
+
+  constructor(seed: number | string) {
+    this.prng = new Prng(`ids:${seed}`);
+  }
+
+  next(prefix: string): string {
+    return `${prefix}_${randomString(this.prng, 24)}`;
+  }
+
+  secret(prefix: string): string {
+    return `${prefix}${randomString(this.prng, 32)}`;
+  }
+}
+
+/** Request ids come from a counter: deterministic, ordered and cheap. */
+export class RequestIdGenerator {
+  private counter = 0;
+  next(): string {
+    this.counter += 1;
+    return `req_${this.counter.toString().padStart(12, '0')}`;
+  }
+}

@@ -1,0 +1,36 @@
+import { nullableTimestampSchema, timestampSchema } from '../../operations/schemas.js';
+import type { JsonSchema } from '../../operations/types.js';
+import type { ApiKeyRecord } from '../../store/records.js';
+
+/** ApiKey of spec §2.2: every field always present. */
+export const apiKeySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['object', 'id', 'name', 'last4', 'token_type', 'token', 'last_used_at', 'expires_at', 'created_at'],
+  properties: {
+    object: { const: 'api_key' },
+    id: { type: 'string', pattern: '^key_' },
+    name: { type: ['string', 'null'] },
+    last4: { type: 'string', minLength: 4, maxLength: 4 },
+    token_type: { const: 'api_key' },
+    token: { type: ['string', 'null'], description: 'The full secret: only in the create response.' },
+    last_used_at: nullableTimestampSchema,
+    expires_at: nullableTimestampSchema,
+    created_at: timestampSchema,
+  },
+};
+
+/** The public view: internal fields dropped; the secret only when `token` is given (create). */
+export function apiKeyView(key: ApiKeyRecord, token: string | null = null) {
+  return {
+    object: key.object,
+    id: key.id,
+    name: key.name,
+    last4: key.last4,
+    token_type: key.token_type,
+    token,
+    last_used_at: key.last_used_at,
+    expires_at: key.expires_at,
+    created_at: key.created_at,
+  };
+}

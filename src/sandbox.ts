@@ -1,0 +1,116 @@
+/**
+ * The sandbox's whole mutable world: clock, ids, store and the protocol state of the middlewares.
+ * `boot()` builds it from the options and the fixture; `/__admin/reset` calls it again, which is
+ * what makes reset exact (msw's `reset()`: back to the initial set, nothing carried over).
+ */
+import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual-clock.js';
+import type { ResolvedOptions } from './options.js';
+import { IdGenerator, RequestIdGenerator } from './random.js';
+import { RateLimiter } from './http/rate-limiter.js';
+import { populateAccount } from './store/account-template.js';
+import { loadFixture, type AccountTemplate, type LoadedFixture } from './store/fixture-file.js';
+import type { AccountRecord, ApiKeyRecord, KeyAccess, Plan } from './store/records.js';
+import { Store, type AccountStore } from './store/store.js';
+
+export interface NewApiKey {
+  name?: string | null | undefined;
+  access?: KeyAccess | undefined;
+  expiresAt?: string | null | undefined;
+}
+
+export class Sandbox {
+  readonly fixture: LoadedFixture;
+  clock!: VirtualClock;
+  ids!: IdGenerator;
+  requestIds!: RequestIdGenerator;
+  store!: Store;
+  rateLimiter!: RateLimiter;
+  /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
+  private readonly bootInstant: number;
+
+  constructor(
+    readonly options: ResolvedOptions,
+    private readonly realTime: RealTimeSource = Date.now,
+  ) {
+    this.fixture = loadFixture(options.fixtures);
+    this.bootInstant = options.clock.start ?? realTime();
+    this.boot();
+  }
+
+  /** Back to the boot state: accounts, keys, records, counters, journal and clock. */
+  reset(): void {
+    this.boot();
+  }
+
+  private boot(): void {
+    const { clock, seed } = this.options;
+    // A running clock restarts from real now, as a fresh boot would; a frozen one at its boot instant.
+    const start = clock.mode === 'running' && clock.start === undefined ? this.realTime() : this.bootInstant;
+    this.clock = new VirtualClock(start, clock.mode, this.realTime);
+    this.ids = new IdGenerator(seed);
+    this.requestIds = new RequestIdGenerator();
+    this.store = new Store();
+    this.rateLimiter = new RateLimiter(this.options.rateLimit);
+    for (const account of this.fixture.accounts) {
+      const scoped = this.createAccount({ id: account.id, name: account.name, plan: account.plan, credits: account.credits, populate: account.populate ?? true });
+      for (const key of account.api_keys) {
+        this.addApiKey(scoped, key.token, { id: key.id, name: key.name ?? 'Default', access: key.access, expiresAt: key.expires_at ?? null });
+      }
+    }
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  timestamp(): string {
+    return isoTimestamp(this.clock.now());
+  }
+
+  createAccount(input: {
+    id?: string;
+    name?: string;
+    plan: Plan;
+    credits?: number | undefined;
+    populate?: boolean;
+    template?: AccountTemplate;
+  }): AccountStore {
+    const template = input.template ?? this.fixture.template;
+    const account: AccountRecord = {
+      id: input.id ?? this.ids.next('acct'),
+      object: 'account',
+      name: input.name ?? 'Sandbox creator',
+      plan: input.plan,
+      created_at: this.timestamp(),
+      credits: { balance: input.credits ?? template.credits[input.plan], used: 0 },
+    };
+    const scoped = this.store.addAccount(account);
+    if (input.populate !== false) {
+      populateAccount(scoped, { template, ids: this.ids, now: this.now(), seed: this.options.seed });
+    }
+    return scoped;
+  }
+
+  /** Creates a key with a fresh secret; the secret is returned once and kept only in the token index. */
+  createApiKey(account: AccountStore, input: NewApiKey = {}): { key: ApiKeyRecord; token: string } {
+    const token = this.ids.secret('cc_test_');
+    const key = this.addApiKey(account, token, input);
+    return { key, token };
+  }
+
+  private addApiKey(account: AccountStore, token: string, input: NewApiKey & { id?: string }): ApiKeyRecord {
+    const key: ApiKeyRecord = {
+      id: input.id ?? this.ids.next('key'),
+      object: 'api_key',
+      name: input.name === undefined ? 'Default' : input.name,
+      last4: token.slice(-4),
+      token_type: 'api_key',
+      last_used_at: null,
+      expires_at: input.expiresAt ? isoTimestamp(Date.parse(input.expiresAt)) : null,
+      created_at: this.timestamp(),
+      access: input.access ?? 'full',
+      revoked_at: null,
+    };
+    return this.store.addApiKey(account.id, key, token);
+  }
+}

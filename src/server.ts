@@ -1,0 +1,58 @@
+/** `startMockServer(options)`: the app on a real socket, for test setups that need a URL. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AdminClient } from './admin/client.js';
+import { API_PREFIX, createApp, type CreateAppOptions, type MockApp } from './app.js';
+
+export interface MockServer {
+  /** Base URL, e.g. `http://127.0.0.1:54321`. */
+  url: string;
+  /** `url + '/v1'`. */
+  apiUrl: string;
+  port: number;
+  admin: AdminClient;
+  app: MockApp;
+  server: Server;
+  /** Stops accepting connections, lets in-flight requests finish, then resolves. */
+  close(): Promise<void>;
+}
+
+const FORCE_CLOSE_AFTER_MS = 1500;
+
+export async function startMockServer(options: CreateAppOptions = {}): Promise<MockServer> {
+  const app = createApp(options);
+  const { port, host } = app.sandbox.options;
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    apiUrl: `${url}${API_PREFIX}`,
+    port: address.port,
+    admin: new AdminClient(url, app.sandbox.options.adminToken),
+    app,
+    server,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        // In-flight requests finish; idle keep-alive sockets close now, stragglers after a grace period.
+        const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}

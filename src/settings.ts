@@ -1,0 +1,117 @@
+/**
+ * Contract §1: flag = environment variable = option, flags winning over the environment. Each
+ * value remembers where it came from so a bad one is reported under the name the user typed.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, parseClock, parsePort, parseRateLimit, type MockOptions } from './options.js';
+
+export interface Setting {
+  flag: string;
+  env: string;
+  option: keyof MockOptions;
+  description: string;
+  default: string;
+  multiple?: boolean;
+  boolean?: boolean;
+}
+
+export const SETTINGS: Setting[] = [
+  { flag: 'port', env: 'PORT', option: 'port', default: '4010', description: 'port to listen on; 0 picks a free port' },
+  { flag: 'host', env: 'HOST', option: 'host', default: '127.0.0.1', description: 'bind address' },
+  { flag: 'fixtures', env: 'MOCK_FIXTURES', option: 'fixtures', default: 'default', description: 'a name under fixtures/ or a path to a fixture file' },
+  { flag: 'scenario', env: 'MOCK_SCENARIOS', option: 'scenarios', default: 'none', multiple: true, description: 'scenario active from boot (repeatable; env: comma list)' },
+  { flag: 'seed', env: 'MOCK_SEED', option: 'seed', default: '1', description: 'seeds ids and fake data' },
+  { flag: 'clock', env: 'MOCK_CLOCK', option: 'clock', default: 'running', description: 'running, frozen, or an ISO time to freeze at' },
+  { flag: 'admin-token', env: 'MOCK_ADMIN_TOKEN', option: 'adminToken', default: 'none', description: 'when set, admin calls need header X-Admin-Token' },
+  { flag: 'rate-limit', env: 'MOCK_RATE_LIMIT', option: 'rateLimit', default: 'spec', description: 'spec, off, or free=N,paid=M' },
+  { flag: 'log', env: 'MOCK_LOG', option: 'log', default: 'off', boolean: true, description: 'print one line per request to stderr' },
+];
+
+export const USAGE = `Usage: creator-commerce-mock [options]
+
+A stateful, deterministic sandbox of the Creator Commerce Platform API.
+API at /v1, admin API at /__admin, OpenAPI document at /openapi.json.
+
+Options (each also read from the environment variable shown; flags win):
+${SETTINGS.map((s) => `  --${`${s.flag}${s.boolean ? '' : ' <value>'}`.padEnd(22)} ${s.env.padEnd(17)} ${s.description} (default: ${s.default})`).join('\n')}
+  --help                                     print this help and exit
+`;
+
+export interface CliSettings {
+  help: boolean;
+  options: MockOptions;
+}
+
+function parseBoolean(value: string, name: string): boolean {
+  if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(value.toLowerCase())) return false;
+  throw new ConfigError(name, `expected true or false, got ${JSON.stringify(value)}`);
+}
+
+/** Parses argv and env into options; throws ConfigError naming the flag or variable at fault. */
+export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSettings {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: s.boolean ? 'boolean' : 'string', ...(s.multiple ? { multiple: true } : {}) }])),
+      } as NonNullable<Parameters<typeof parseArgs>[0]>['options'],
+    });
+  } catch (error) {
+    const message = (error as Error).message;
+    const flag = /'(--?[\w-]+)/.exec(message)?.[1] ?? 'arguments';
+    throw new ConfigError(flag, message.replace(/\. To specify.*$/s, '').trim());
+  }
+  const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  if (values.help) return { help: true, options: {} };
+
+  const options: MockOptions = {};
+  for (const setting of SETTINGS) {
+    const fromFlag = values[setting.flag];
+    const fromEnv = env[setting.env];
+    const name = fromFlag !== undefined ? `--${setting.flag}` : setting.env;
+    if (fromFlag === undefined && (fromEnv === undefined || fromEnv === '')) continue;
+    let value: string | string[] | boolean;
+    if (setting.boolean) value = fromFlag !== undefined ? Boolean(fromFlag) : parseBoolean(fromEnv ?? '', name);
+    else if (setting.multiple) {
+      value = fromFlag !== undefined ? (fromFlag as string[]) : (fromEnv ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    } else value = fromFlag !== undefined ? (fromFlag as string) : (fromEnv as string);
+    try {
+      // Check each value here so the error names the flag or variable, not the option.
+      switch (setting.option) {
+        case 'port':
+          options.port = parsePort(value, name);
+          break;
+        case 'clock':
+          parseClock(value, name);
+          options.clock = value as string;
+          break;
+        case 'rateLimit':
+          parseRateLimit(value, name);
+          options.rateLimit = value as string;
+          break;
+        case 'seed':
+          options.seed = /^\d+$/.test(value as string) ? Number(value) : (value as string);
+          break;
+        case 'scenarios':
+          options.scenarios = value as string[];
+          break;
+        case 'log':
+          options.log = value as boolean;
+          break;
+        default:
+          if ((value as string).trim() === '') throw new ConfigError(name, 'must not be empty');
+          (options as Record<string, unknown>)[setting.option] = value;
+      }
+    } catch (error) {
+      if (error instanceof ConfigError && error.setting !== name) throw new ConfigError(name, error.message.replace(/^[^:]+: /, ''));
+      throw error;
+    }
+  }
+  options.port ??= 4010;
+  return { help: false, options };
+}

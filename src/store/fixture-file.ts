@@ -1,0 +1,172 @@
+/**
+ * Fixture files are data: JSON validated at load against FIXTURE_SCHEMA. A bad file stops start-up
+ * with a FixtureError naming the file and the JSON path inside it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { FIXTURES_DIR } from '../options.js';
+
+export interface FixtureApiKey {
+  id: string;
+  name?: string | null;
+  token: string;
+  access?: 'full' | 'read_only';
+  expires_at?: string | null;
+}
+
+export interface FixtureAccount {
+  id: string;
+  name: string;
+  plan: 'free' | 'paid';
+  credits?: number;
+  api_keys: FixtureApiKey[];
+  /** Fill the account's collections from the template (default true). */
+  populate?: boolean;
+}
+
+/** How many records of each kind a new account gets; generated with seeded faker. */
+export interface AccountTemplate {
+  credits: { free: number; paid: number };
+  counts: Record<string, number>;
+}
+
+export interface Fixture {
+  description: string;
+  accounts: FixtureAccount[];
+  template: AccountTemplate;
+  /** Operations marked deprecated from boot; see the README's deprecation section. */
+  deprecations?: Record<string, unknown>[];
+}
+
+export interface LoadedFixture extends Fixture {
+  name: string;
+  file: string;
+}
+
+const idPattern = (prefix: string) => `^${prefix}_[A-Za-z0-9_]{1,64}$`;
+
+export const FIXTURE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['description', 'accounts', 'template'],
+  properties: {
+    $schema: { type: 'string' },
+    description: { type: 'string' },
+    accounts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'name', 'plan', 'api_keys'],
+        properties: {
+          id: { type: 'string', pattern: idPattern('acct') },
+          name: { type: 'string', minLength: 1 },
+          plan: { enum: ['free', 'paid'] },
+          credits: { type: 'integer', minimum: 0 },
+          populate: { type: 'boolean' },
+          api_keys: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['id', 'token'],
+              properties: {
+                id: { type: 'string', pattern: idPattern('key') },
+                name: { type: ['string', 'null'] },
+                token: { type: 'string', minLength: 8, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' },
+                access: { enum: ['full', 'read_only'] },
+                expires_at: { type: ['string', 'null'], format: 'date-time' },
+              },
+            },
+          },
+        },
+      },
+    },
+    template: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['credits', 'counts'],
+      properties: {
+        credits: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['free', 'paid'],
+          properties: { free: { type: 'integer', minimum: 0 }, paid: { type: 'integer', minimum: 0 } },
+        },
+        counts: { type: 'object', additionalProperties: { type: 'integer', minimum: 0, maximum: 100000 } },
+      },
+    },
+    deprecations: { type: 'array', items: { type: 'object' } },
+  },
+} as const;
+
+export class FixtureError extends Error {
+  constructor(
+    readonly file: string,
+    readonly pointer: string,
+    detail: string,
+  ) {
+    super(`fixture ${file}${pointer ? ` at ${pointer}` : ''}: ${detail}`);
+    this.name = 'FixtureError';
+  }
+}
+
+/** A name under fixtures/ (`default`) or a path to a JSON file. */
+export function resolveFixturePath(nameOrPath: string): string {
+  const looksLikePath = nameOrPath.includes('/') || nameOrPath.includes('\\') || nameOrPath.endsWith('.json');
+  return looksLikePath ? path.resolve(nameOrPath) : path.join(FIXTURES_DIR, `${nameOrPath}.json`);
+}
+
+let validateFixture: ReturnType<Ajv['compile']> | undefined;
+
+function compiledValidator(): ReturnType<Ajv['compile']> {
+  if (!validateFixture) {
+    const ajv = new Ajv({ allErrors: false, strict: true });
+    // A minimal date-time check keeps this module free of ajv-formats' global state.
+    ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
+    validateFixture = ajv.compile(FIXTURE_SCHEMA);
+  }
+  return validateFixture;
+}
+
+export function parseFixture(raw: unknown, file: string): Fixture {
+  const validate = compiledValidator();
+  if (!validate(raw)) {
+    const first = validate.errors?.[0];
+    const pointer = first?.instancePath ?? '';
+    let detail = first?.message ?? 'invalid';
+    if (first?.keyword === 'additionalProperties') detail = `unknown field '${String(first.params.additionalProperty)}'`;
+    if (first?.keyword === 'enum') detail = `must be one of ${(first.params.allowedValues as unknown[]).join(', ')}`;
+    if (first?.keyword === 'required') detail = `missing field '${String(first.params.missingProperty)}'`;
+    throw new FixtureError(file, pointer || '/', detail);
+  }
+  const fixture = raw as Fixture;
+  const seenAccounts = new Set<string>();
+  const seenKeys = new Set<string>();
+  const seenTokens = new Set<string>();
+  fixture.accounts.forEach((account, i) => {
+    if (seenAccounts.has(account.id)) throw new FixtureError(file, `/accounts/${i}/id`, `duplicate account id '${account.id}'`);
+    seenAccounts.add(account.id);
+    account.api_keys.forEach((key, j) => {
+      if (seenKeys.has(key.id)) throw new FixtureError(file, `/accounts/${i}/api_keys/${j}/id`, `duplicate key id '${key.id}'`);
+      if (seenTokens.has(key.token)) throw new FixtureError(file, `/accounts/${i}/api_keys/${j}/token`, 'duplicate token');
+      seenKeys.add(key.id);
+      seenTokens.add(key.token);
+    });
+  });
+  return fixture;
+}
+
+export function loadFixture(nameOrPath: string): LoadedFixture {
+  const file = resolveFixturePath(nameOrPath);
+  const shown = path.relative(process.cwd(), file) || file;
+  if (!existsSync(file)) throw new FixtureError(shown, '', 'file not found');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new FixtureError(shown, '', `not valid JSON (${(error as Error).message})`);
+  }
+  return { ...parseFixture(raw, shown), name: path.basename(file, '.json'), file };
+}

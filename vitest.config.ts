@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    // Tests drive the sandbox in-process with a frozen clock, so they never need long timeouts.
+    testTimeout: 20_000,
+  },
+});
