@@ -11,10 +11,13 @@ import type { SandboxContext, SandboxState } from './http/context.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { callerIdentification } from './http/identify-caller.js';
 import { jsonBody } from './http/json-body.js';
+import { observeResponses, type ResponseObserver } from './http/observe-responses.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { bindOperation, buildApiRouter, routeFallback, type SandboxMiddleware } from './operations/router.js';
 import type { OperationDef } from './operations/types.js';
+import { deprecationPredicate } from './openapi/deprecation.js';
+import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';
 import { resolveOptions, type MockOptions } from './options.js';
 import { OPERATIONS } from './resources/index.js';
 import { Sandbox } from './sandbox.js';
@@ -22,9 +25,17 @@ import { Sandbox } from './sandbox.js';
 export interface CreateAppOptions extends MockOptions {
   /** Injectable real-time source for the virtual clock (tests). */
   realTime?: RealTimeSource;
+  /** Called with every finished /v1 response (logging, metrics, contract checks); see `responseObservers`. */
+  onResponse?: ResponseObserver;
 }
 
-export type MockApp = Koa<SandboxState, { sandbox: Sandbox }> & { sandbox: Sandbox };
+export type MockApp = Koa<SandboxState, { sandbox: Sandbox }> & {
+  sandbox: Sandbox;
+  /** The OpenAPI document of this instance, as served at `GET /openapi.json`. */
+  openapi: OpenApiPublisher;
+  /** Observers of finished /v1 responses; add to watch an app made elsewhere. */
+  responseObservers: Set<ResponseObserver>;
+};
 
 export const API_PREFIX = '/v1';
 
@@ -49,6 +60,8 @@ export function createApp(options: CreateAppOptions = {}): MockApp {
   const app = new Koa<SandboxState, { sandbox: Sandbox }>() as MockApp;
   app.sandbox = sandbox;
   app.context.sandbox = sandbox;
+  app.openapi = new OpenApiPublisher(OPERATIONS, () => deprecationPredicate(sandbox, OPERATIONS));
+  app.responseObservers = new Set(options.onResponse ? [options.onResponse] : []);
   app.proxy = false;
   // Errors never reach Koa's own handler (the envelope answers them); keep it silent in test suites.
   app.silent = true;
@@ -64,10 +77,12 @@ export function createApp(options: CreateAppOptions = {}): MockApp {
   ]) as SandboxMiddleware;
 
   const stack: SandboxMiddleware[] = [
+    observeResponses(app.responseObservers, API_PREFIX),
     requestId(),
     errorEnvelope(),
     under(API_PREFIX, v1),
-    // Outside /v1 only the admin API answers; anything else is a 404 in the envelope too.
+    // Outside /v1: the OpenAPI document (no key, not counted), the admin API, and 404s in the envelope.
+    openApiRoute(app.openapi),
     routeFallback(adminRouter),
     adminRouter.routes() as unknown as SandboxMiddleware,
   ];
