@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/resources/index.js';
 import { FuzzWorld } from '../support/fuzz-world.js';
 
-const VALID_RUNS = 40;
-const INVALID_RUNS = 60;
+const VALID_RUNS = 30;
+const INVALID_RUNS = 50;
 
 describe.each(OPERATIONS.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
   it('§4, §7: valid inputs from its schemas never fail, reach its success status, and keep every invariant', async () => {

@@ -23,7 +23,6 @@ export function createAjv2020(options: Options = {}): Ajv2020 {
   return ajv;
 }
 
-const DOCUMENT_ID = 'openapi.json';
 const API_PREFIX = '/v1';
 
 /** `~` and `/` escaped for a JSON pointer segment (RFC 6901). */
@@ -40,14 +39,45 @@ interface PathMatcher {
   methods: Set<string>;
 }
 
+/** `document` with every local `$ref` replaced by its target (our schemas have no cycles). */
+function dereference(node: unknown, document: unknown, depth = 0): unknown {
+  if (depth > 64) throw new Error('$ref chain too deep: is there a cycle?');
+  if (Array.isArray(node)) return node.map((item) => dereference(item, document, depth + 1));
+  if (node === null || typeof node !== 'object') return node;
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/')) return dereference(atPointer(document, ref.slice(1)), document, depth + 1);
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, dereference(value, document, depth + 1)]));
+}
+
+function atPointer(document: unknown, pointer: string): unknown {
+  let node = document;
+  for (const raw of pointer.replace(/^\//, '').split('/')) {
+    node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node;
+}
+
+/** Compiled once per distinct schema text: identical error schemas of many operations share one. */
+const compiledSchemas = new Map<string, ValidateFunction>();
+const schemaAjv = createAjv2020({ strict: false });
+
+function compiledFor(schema: object): ValidateFunction {
+  const text = JSON.stringify(schema);
+  let validate = compiledSchemas.get(text);
+  if (!validate) {
+    validate = schemaAjv.compile(schema);
+    compiledSchemas.set(text, validate);
+  }
+  return validate;
+}
+
 /** Validators compiled from one document; shared by every app that serves an identical document. */
 class DocumentValidators {
-  private readonly ajv = createAjv2020({ strict: false, validateSchema: false });
-  private readonly byPointer = new Map<string, ValidateFunction>();
+  private readonly resolved: unknown;
   readonly matchers: PathMatcher[];
 
   constructor(readonly document: OpenApiDocument) {
-    this.ajv.addSchema(document as object, DOCUMENT_ID);
+    this.resolved = dereference(document, document);
     // Fixed segments before parameters, so `/jobs/recent` would win over `/jobs/{id}`.
     this.matchers = Object.entries(document.paths)
       .map(([path, item]) => ({
@@ -59,22 +89,12 @@ class DocumentValidators {
   }
 
   validator(pointer: string): ValidateFunction {
-    let validate = this.byPointer.get(pointer);
-    if (!validate) {
-      validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
-      this.byPointer.set(pointer, validate);
-    }
-    return validate;
+    return compiledFor(atPointer(this.resolved, pointer) as object);
   }
 
   resolve<T>(value: T | { $ref: string }): T {
     const ref = (value as { $ref?: unknown }).$ref;
-    if (typeof ref !== 'string') return value as T;
-    let node: unknown = this.document;
-    for (const raw of ref.replace(/^#\//, '').split('/')) {
-      node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
-    }
-    return node as T;
+    return (typeof ref === 'string' ? atPointer(this.document, ref.slice(1)) : value) as T;
   }
 
   match(method: string, path: string): { path: string; methodMatched: boolean } | undefined {
@@ -170,8 +190,6 @@ function commonHeaders(validators: DocumentValidators): Record<string, HeaderObj
   return headers;
 }
 
-const headerValidators = new WeakMap<object, ValidateFunction>();
-const headerAjv = createAjv2020({ strict: false });
 
 function headerProblems(validators: DocumentValidators, headers: Record<string, HeaderObject>, response: FinishedResponse): string[] {
   const problems: string[] = [];
@@ -183,8 +201,7 @@ function headerProblems(validators: DocumentValidators, headers: Record<string, 
       continue;
     }
     if (!header.schema) continue;
-    let validate = headerValidators.get(header.schema);
-    if (!validate) headerValidators.set(header.schema, (validate = headerAjv.compile(header.schema)));
+    const validate = compiledFor(header.schema);
     if (!validate(value)) problems.push(`header ${name}: ${JSON.stringify(value)} does not match its schema (${describeErrors(validate)})`);
   }
   return problems;
