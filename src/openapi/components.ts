@@ -148,6 +148,7 @@ export function errorSchemaForStatus(status: number): JsonSchema {
       base,
       {
         type: 'object',
+        required: ['error'],
         properties: {
           error: {
             type: 'object',
