@@ -34,7 +34,7 @@ describe('startMockServer (contract §1)', () => {
       expect(await mock.admin.health()).toEqual({ status: 'ok' });
       const { api_key } = await mock.admin.accounts.create({ plan: 'paid' });
       const res = await fetch(`${mock.apiUrl}/status`, { headers: { Authorization: `Bearer ${api_key.token}` } });
-      expect((await res.json()).limits.rate_limit.tier).toBe('paid');
+      expect(((await res.json()) as { limits: { rate_limit: { tier: string } } }).limits.rate_limit.tier).toBe('paid');
       expect((await mock.admin.clock.advance(30)).now).toBe('2026-01-01T00:00:30.000Z');
       await expect(mock.admin.accounts.get('acct_nope')).rejects.toThrow(/404 resource_missing/);
     } finally {
