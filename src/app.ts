@@ -13,6 +13,7 @@ import { callerIdentification } from './http/identify-caller.js';
 import { jsonBody } from './http/json-body.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { requestLog, type LogWriter } from './http/request-log.js';
 import { bindOperation, buildApiRouter, routeFallback, type SandboxMiddleware } from './operations/router.js';
 import type { OperationDef } from './operations/types.js';
 import { resolveOptions, type MockOptions } from './options.js';
@@ -22,6 +23,8 @@ import { Sandbox } from './sandbox.js';
 export interface CreateAppOptions extends MockOptions {
   /** Injectable real-time source for the virtual clock (tests). */
   realTime?: RealTimeSource;
+  /** Where `log: true` writes its lines; stderr by default. */
+  logWriter?: LogWriter;
 }
 
 export type MockApp = Koa<SandboxState, { sandbox: Sandbox }> & { sandbox: Sandbox };
@@ -65,6 +68,7 @@ export function createApp(options: CreateAppOptions = {}): MockApp {
 
   const stack: SandboxMiddleware[] = [
     requestId(),
+    ...(resolved.log ? [requestLog(options.logWriter ? { write: options.logWriter } : {})] : []),
     errorEnvelope(),
     under(API_PREFIX, v1),
     // Outside /v1 only the admin API answers; anything else is a 404 in the envelope too.
