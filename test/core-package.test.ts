@@ -14,6 +14,7 @@ describe('package.json', () => {
 
   it('exports typed entry points and requires Node 20+', () => {
     expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+    expect(pkg.exports['./vitest']).toEqual({ types: './dist/vitest.d.ts', import: './dist/vitest.js' });
     expect(pkg.engines.node).toMatch(/^>=20/);
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(['start', 'test', 'build', 'typecheck']));
   });

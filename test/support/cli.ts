@@ -40,8 +40,13 @@ export interface RunningCli {
 
 /** Starts the CLI and resolves once it prints its `listening on <url>` line. */
 export function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
+  return startProcess(process.execPath, [CLI, ...args], env);
+}
+
+/** Starts any command that prints the CLI's `listening on <url>` line (the built CLI, npx, …). */
+export function startProcess(command: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<RunningCli> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, ...(cwd ? { cwd } : {}) });
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
