@@ -22,6 +22,8 @@ export interface SettleContext {
 export function settleJobs(store: AccountStore, { now, seed }: SettleContext): void {
   for (const job of store.collection('jobs').filter((record) => !isTerminal(record.status))) {
     const state = deriveJobState(job.timeline, now);
+    // Computed before anything changes, so a failure to build it leaves the job and credits untouched.
+    const result = state.status === 'completed' ? jobKind(job.type).result(job, seed) : null;
     job.status = state.status;
     job.progress = state.progress;
     job.started_at = state.started_at === null ? null : isoTimestamp(state.started_at);
@@ -31,13 +33,13 @@ export function settleJobs(store: AccountStore, { now, seed }: SettleContext): v
       job.error = job.timeline.error;
       job.error_code = job.timeline.error_code;
     }
-    if (state.status === 'completed') complete(store, job, seed);
+    if (result) complete(store, job, result);
   }
 }
 
 /** The one place credits are charged: once per job, when it is first seen completed. */
-function complete(store: AccountStore, job: JobRecord, seed: string): void {
-  job.result = jobKind(job.type).result(job, seed);
+function complete(store: AccountStore, job: JobRecord, result: Record<string, unknown>): void {
+  job.result = result;
   job.credits_used = job.credits_cost;
   store.account.credits.balance -= job.credits_cost;
   store.account.credits.used += job.credits_cost;

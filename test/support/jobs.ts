@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { compileSchema } from '../../src/operations/validation.js';
 import { getJob } from '../../src/resources/jobs/operations.js';
 import { crawlSite } from '../../src/resources/web/operations.js';
-import { bearer, client, expectApiHeaders } from './harness.js';
+import { bearer, client, expectApiHeaders, expectError } from './harness.js';
 
 const validCreated = compileSchema(crawlSite.success.schema);
 const validJob = compileSchema(getJob.success.schema);
@@ -27,6 +27,11 @@ export async function pollJob(c: Client, token: string, id: string): Promise<Rec
   expectApiHeaders(res);
   expect(validJob(res.body), JSON.stringify(validJob.errors)).toBe(true);
   return res.body;
+}
+
+/** `GET /v1/jobs/{id}` answering 404 `resource_missing` for a well-formed job id. */
+export async function expectNoSuchJob(c: Client, token: string, id: string): Promise<void> {
+  expectError(await c.get(`/v1/jobs/${id}`).set(bearer(token)), 'resource_missing', { param: 'id', message: `No such job: '${id}'.` });
 }
 
 export async function advance(c: Client, seconds: number): Promise<void> {

@@ -5,28 +5,31 @@ import type { JobRecord } from '../../store/records.js';
 
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 
+/** The fields of a Job, in the order of spec §2.3 (and of every Job body). */
+export const JOB_FIELDS = [
+  'id',
+  'object',
+  'type',
+  'status',
+  'model',
+  'progress',
+  'input',
+  'result',
+  'error',
+  'error_code',
+  'credits_used',
+  'provider_request_id',
+  'created_at',
+  'started_at',
+  'completed_at',
+] as const;
+
 /** A Job of one type: `input` and `result` are the type's own shapes. */
 export function jobSchemaFor(kind: { type: string; model: string; input: JsonSchema; result: JsonSchema }): JsonSchema {
   return {
     type: 'object',
     additionalProperties: false,
-    required: [
-      'id',
-      'object',
-      'type',
-      'status',
-      'model',
-      'progress',
-      'input',
-      'result',
-      'error',
-      'error_code',
-      'credits_used',
-      'provider_request_id',
-      'created_at',
-      'started_at',
-      'completed_at',
-    ],
+    required: [...JOB_FIELDS],
     properties: {
       id: prefixedIdSchema('job'),
       object: { const: 'job' },

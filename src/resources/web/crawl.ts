@@ -29,9 +29,11 @@ interface PlannedPage {
   parent_url: string | null;
 }
 
-/** The start URL as the crawler fetches it: no fragment, no trailing slash below the root. */
+/** The start URL as the crawler fetches it: no credentials, no fragment, no trailing slash below the root. */
 export function normalizeStartUrl(url: string): URL {
   const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
   parsed.hash = '';
   if (parsed.pathname.length > 1) parsed.pathname = parsed.pathname.replace(/\/+$/, '') || '/';
   return parsed;

@@ -54,9 +54,18 @@ function segments(url: URL): string[] {
   return url.pathname.split('/').filter(Boolean);
 }
 
+/** Percent-decoding that leaves a malformed escape (`%E0`) as written instead of throwing. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** `intro-to-pricing` -> `Intro To Pricing`. */
 function humanize(slug: string): string {
-  return decodeURIComponent(slug)
+  return safeDecode(slug)
     .split(/[-_]+/)
     .filter(Boolean)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
