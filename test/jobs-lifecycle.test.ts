@@ -62,6 +62,15 @@ describe('GET /v1/jobs/{id} on the virtual clock (spec §4.4, §3)', () => {
     expect(await pollJob(c, KEYS.free, created.id)).toEqual(done);
   });
 
+  it('§3: an unfinished job follows the clock when it is set back', async () => {
+    const c = client(makeApp());
+    const created = await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 8 });
+    await advance(c, 2);
+    expect((await pollJob(c, KEYS.free, created.id)).status).toBe('processing');
+    await c.post('/__admin/clock').send({ now: FROZEN_AT });
+    expect(await pollJob(c, KEYS.free, created.id)).toEqual(created);
+  });
+
   it('§3: with the running clock a crawl of a few pages completes within a few real seconds, with no timer in the server', async () => {
     let real = T0;
     const app = createApp({ clock: 'running', realTime: () => real });

@@ -18,7 +18,7 @@ export const getJob = defineOperation<undefined, Record<string, never>, { id: st
   params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: prefixedIdSchema('job', 'The job id.') } },
   query: { type: 'object', additionalProperties: false, properties: {} },
   success: { status: 200, description: 'The job.', schema: crawlJobSchema },
-  errors: [401, 404, 429, 500],
+  errors: [400, 401, 404, 429, 500],
   handler({ params, store, sandbox }) {
     // Settling charges the credits of jobs that have completed by now, exactly once.
     sandbox.settleJobs(store);
