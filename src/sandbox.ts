@@ -4,6 +4,9 @@
  * what makes reset exact (msw's `reset()`: back to the initial set, nothing carried over).
  */
 import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual-clock.js';
+import type { JobOutcomeRule } from './jobs/outcome.js';
+import { settleJobs } from './jobs/settle.js';
+import { resolveJobSettings, type JobSettings } from './jobs/settings.js';
 import type { ResolvedOptions } from './options.js';
 import { IdGenerator, RequestIdGenerator } from './random.js';
 import { RateLimiter } from './http/rate-limiter.js';
@@ -25,6 +28,13 @@ export class Sandbox {
   requestIds!: RequestIdGenerator;
   store!: Store;
   rateLimiter!: RateLimiter;
+  /** Durations and costs per job type: the fixture's `jobs` section over the defaults. */
+  readonly jobSettings: JobSettings;
+  /**
+   * Rules asked when a job is created, deciding how it ends (src/jobs/outcome.ts). Empty at boot,
+   * so every job completes; scenarios add rules here, and reset removes them.
+   */
+  jobOutcomeRules!: JobOutcomeRule[];
   /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
   private readonly bootInstant: number;
 
@@ -33,6 +43,7 @@ export class Sandbox {
     private readonly realTime: RealTimeSource = Date.now,
   ) {
     this.fixture = loadFixture(options.fixtures);
+    this.jobSettings = resolveJobSettings(this.fixture.jobs);
     this.bootInstant = options.clock.start ?? realTime();
     this.boot();
   }
@@ -51,6 +62,7 @@ export class Sandbox {
     this.requestIds = new RequestIdGenerator();
     this.store = new Store();
     this.rateLimiter = new RateLimiter(this.options.rateLimit);
+    this.jobOutcomeRules = [];
     for (const account of this.fixture.accounts) {
       const scoped = this.createAccount({ id: account.id, name: account.name, plan: account.plan, credits: account.credits, populate: account.populate ?? true });
       for (const key of account.api_keys) {
@@ -65,6 +77,11 @@ export class Sandbox {
 
   timestamp(): string {
     return isoTimestamp(this.clock.now());
+  }
+
+  /** Brings the account's jobs up to the clock, charging credits for completed ones (idempotent). */
+  settleJobs(account: AccountStore): void {
+    settleJobs(account, { now: this.clock.now(), seed: this.options.seed });
   }
 
   createAccount(input: {

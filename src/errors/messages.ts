@@ -20,4 +20,7 @@ export const MESSAGES = {
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
   internal: 'An unexpected error occurred on our side. The request may be retried.',
   rateLimited: 'Too many requests. Retry after the number of seconds in Retry-After.',
+  crawlUrl: 'must be an absolute http or https URL',
+  insufficientCredits: (needed: number, available: number) =>
+    `Insufficient credits: this crawl may cost up to ${needed} credits and the account has ${available} available. Credits held by unfinished jobs are not available.`,
 } as const;

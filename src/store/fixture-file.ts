@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
+import { FIXTURE_JOBS_SCHEMA, type FixtureJobSettings } from '../jobs/settings.js';
 import { FIXTURES_DIR } from '../options.js';
 
 export interface FixtureApiKey {
@@ -37,6 +38,8 @@ export interface Fixture {
   template: AccountTemplate;
   /** Operations marked deprecated from boot; see the README's deprecation section. */
   deprecations?: Record<string, unknown>[];
+  /** Job durations and costs per job type; defaults in src/jobs/settings.ts (README "Jobs"). */
+  jobs?: FixtureJobSettings;
 }
 
 export interface LoadedFixture extends Fixture {
@@ -98,6 +101,7 @@ export const FIXTURE_SCHEMA = {
       },
     },
     deprecations: { type: 'array', items: { type: 'object' } },
+    jobs: FIXTURE_JOBS_SCHEMA,
   },
 } as const;
 
