@@ -8,8 +8,8 @@
  * links to the home page and the sections (the navigation) and to its own sub-pages, fewer the deeper
  * it lies, none below four path segments. About one sub-page in sixteen is a broken link (404).
  */
-import { Faker, base, en } from '@faker-js/faker';
-import { deriveSeed } from '../../random.js';
+import type { Faker } from '@faker-js/faker';
+import { seededFaker } from '../../random.js';
 
 export interface SitePage {
   url: string;
@@ -27,13 +27,10 @@ const SECTIONS = ['blog', 'courses', 'products', 'community', 'newsletter', 'abo
 const MAX_SEGMENTS = 4;
 const BROKEN_LINK_ODDS = 16;
 
-// One instance, re-seeded before every use: seeding is cheap, building a Faker is not. Generation is
+// The shared English instance (locales en + base), re-seeded before every use. Generation is
 // synchronous, so no other use can interleave between a seed and the draws that follow it.
-const faker = new Faker({ locale: [en, base] });
-
 function seeded(...parts: string[]): Faker {
-  faker.seed(deriveSeed(...parts));
-  return faker;
+  return seededFaker(...parts);
 }
 
 interface SiteModel {
