@@ -6,6 +6,8 @@
 import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual-clock.js';
 import type { ResolvedOptions } from './options.js';
 import { IdGenerator, RequestIdGenerator } from './random.js';
+import { DeprecationRegistry, parseDeprecation } from './http/deprecation.js';
+import { IdempotencyStore } from './http/idempotency-store.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { populateAccount } from './store/account-template.js';
 import { loadFixture, type AccountTemplate, type LoadedFixture } from './store/fixture-file.js';
@@ -25,6 +27,10 @@ export class Sandbox {
   requestIds!: RequestIdGenerator;
   store!: Store;
   rateLimiter!: RateLimiter;
+  /** First responses of writes sent with an Idempotency-Key, per account (spec §8). */
+  idempotency!: IdempotencyStore;
+  /** Deprecated operations (spec §9): the fixture's, then the `deprecations` option's (which win). */
+  deprecations!: DeprecationRegistry;
   /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
   private readonly bootInstant: number;
 
@@ -51,6 +57,9 @@ export class Sandbox {
     this.requestIds = new RequestIdGenerator();
     this.store = new Store();
     this.rateLimiter = new RateLimiter(this.options.rateLimit);
+    this.idempotency = new IdempotencyStore();
+    // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
+    this.deprecations = new DeprecationRegistry([...(this.fixture.deprecations ?? []).map(parseDeprecation), ...this.options.deprecations]);
     for (const account of this.fixture.accounts) {
       const scoped = this.createAccount({ id: account.id, name: account.name, plan: account.plan, credits: account.credits, populate: account.populate ?? true });
       for (const key of account.api_keys) {

@@ -20,4 +20,8 @@ export const MESSAGES = {
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
   internal: 'An unexpected error occurred on our side. The request may be retried.',
   rateLimited: 'Too many requests. Retry after the number of seconds in Retry-After.',
+  idempotencyKeyLength: (max: number, got: number) => `The Idempotency-Key header must be 1 to ${max} characters long; got ${got}.`,
+  idempotencyKeyReused: (key: string) =>
+    `Keys for idempotent requests can only be used with the same method, path and body they were first used with. ` +
+    `Use a new key for a different request (key: '${key.length > 40 ? `${key.slice(0, 40)}…` : key}').`,
 } as const;
