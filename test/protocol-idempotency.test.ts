@@ -1,12 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Response as TestResponse } from 'supertest';
+import { describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
 import { canonicalJson } from '../src/http/idempotency.js';
 import { IDEMPOTENCY_TTL_MS, IdempotencyStore, type IdempotencyLookup } from '../src/http/idempotency-store.js';
 import { compileSchema } from '../src/operations/validation.js';
 import { createApiKey } from '../src/resources/api-keys/operations.js';
-import { startMockServer, type MockServer } from '../src/server.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from './support/harness.js';
-import { deferred, readRateLimit, spyOnState } from './support/protocol.js';
+import { deferred, mockServers, readRateLimit, spyOnState } from './support/protocol.js';
 import { makeWidgetApp } from './support/test-operations.js';
 
 const validKey = compileSchema(createApiKey.success.schema);
@@ -162,16 +162,29 @@ describe('Idempotency-Key on a real write (spec §4, §7.3, §8)', () => {
   });
 });
 
+/**
+ * Sends the same request twice, the second only once the first is held inside its handler, and
+ * lets the first go once the second is seen waiting for it in the idempotency store.
+ */
+async function overlapping(widgets: ReturnType<typeof makeWidgetApp>, send: () => Promise<TestResponse>) {
+  const { app, controls } = widgets;
+  const begin = vi.spyOn(app.sandbox.idempotency, 'begin');
+  const gate = deferred();
+  controls.gate = gate.promise;
+  const first = send();
+  await vi.waitFor(() => expect(controls.calls).toBe(1));
+  const second = send();
+  await vi.waitFor(() => expect(begin.mock.results.map((r) => (r.value as IdempotencyLookup).kind)).toContain('wait'));
+  expect(controls.calls).toBe(1);
+  gate.resolve();
+  return Promise.all([first, second]);
+}
+
 describe('Idempotency-Key with concurrent requests (spec §8)', () => {
-  let mock: MockServer | undefined;
-  afterEach(async () => {
-    await mock?.close();
-    mock = undefined;
-  });
+  const startServer = mockServers();
 
   it('§8: 20 concurrent creates with one key on a real socket create exactly one object', async () => {
-    mock = await startMockServer({ clock: FROZEN_AT });
-    const server = mock;
+    const server = await startServer({ clock: FROZEN_AT });
     const list = async () =>
       ((await (await fetch(`${server.apiUrl}/auth/keys?limit=100`, { headers: bearer(KEYS.free) })).json()) as { data: unknown[] }).data.length;
     const before = await list();
@@ -192,24 +205,15 @@ describe('Idempotency-Key with concurrent requests (spec §8)', () => {
   });
 
   it('§8: a second request arriving while the first is still running waits for it and replays it', async () => {
-    const { app, controls } = makeWidgetApp();
-    const api = client(app);
-    const begin = vi.spyOn(app.sandbox.idempotency, 'begin');
-    const gate = deferred();
-    controls.gate = gate.promise;
-    const send = () => api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'slow').send({ name: 'w' });
-    const first = send().then((r) => r);
-    await vi.waitFor(() => expect(controls.calls).toBe(1));
-    const second = send().then((r) => r);
-    await vi.waitFor(() => expect(begin.mock.results.map((r) => (r.value as IdempotencyLookup).kind)).toContain('wait'));
-    expect(controls.calls).toBe(1);
-    gate.resolve();
-    const [a, b] = await Promise.all([first, second]);
+    const widgets = makeWidgetApp();
+    const api = client(widgets.app);
+    const send = () => api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'slow').send({ name: 'w' }).then((r) => r);
+    const [a, b] = await overlapping(widgets, send);
     expect(a.status).toBe(201);
     expect(b.text).toBe(a.text);
     expect(b.headers['idempotent-replayed']).toBe('true');
-    expect(controls.calls).toBe(1);
-    expect(controls.widgets.size).toBe(1);
+    expect(widgets.controls.calls).toBe(1);
+    expect(widgets.controls.widgets.size).toBe(1);
   });
 
   it('§8: a request with the same key but another payload does not wait: it is refused at once', async () => {
@@ -226,24 +230,16 @@ describe('Idempotency-Key with concurrent requests (spec §8)', () => {
   });
 
   it('§7.3.5: when the first attempt is still running and then fails with 500, the waiting request runs on its own', async () => {
-    const { app, controls } = makeWidgetApp();
-    const api = client(app);
-    const begin = vi.spyOn(app.sandbox.idempotency, 'begin');
-    const gate = deferred();
-    controls.gate = gate.promise;
-    controls.failNext = 1;
-    const send = () => api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'crash').send({ name: 'w' });
-    const first = send().then((r) => r);
-    await vi.waitFor(() => expect(controls.calls).toBe(1));
-    const second = send().then((r) => r);
-    await vi.waitFor(() => expect(begin.mock.results.map((r) => (r.value as IdempotencyLookup).kind)).toContain('wait'));
-    gate.resolve();
-    const [a, b] = await Promise.all([first, second]);
+    const widgets = makeWidgetApp();
+    const api = client(widgets.app);
+    widgets.controls.failNext = 1;
+    const send = () => api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'crash').send({ name: 'w' }).then((r) => r);
+    const [a, b] = await overlapping(widgets, send);
     expectError(a, 'internal_error', { message: MESSAGES.internal });
     expect(b.status).toBe(201);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
-    expect(controls.calls).toBe(2);
-    expect(controls.widgets.size).toBe(1);
+    expect(widgets.controls.calls).toBe(2);
+    expect(widgets.controls.widgets.size).toBe(1);
   });
 });
 

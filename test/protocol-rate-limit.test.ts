@@ -1,14 +1,13 @@
 import { request as httpRequest } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
 import { RateLimiter } from '../src/http/rate-limiter.js';
 import { ConfigError, parseRateLimit, SPEC_RATE_LIMIT } from '../src/options.js';
 import { getStatus } from '../src/resources/status/operations.js';
-import { startMockServer, type MockServer } from '../src/server.js';
 import { parseCliSettings } from '../src/settings.js';
 import { compileSchema } from '../src/operations/validation.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from './support/harness.js';
-import { readRateLimit, retryAfter, unixSecondsOf } from './support/protocol.js';
+import { mockServers, readRateLimit, retryAfter, unixSecondsOf } from './support/protocol.js';
 
 const WINDOW_END = '2026-01-15T12:01:00Z'; // FROZEN_AT is on a window boundary
 const validStatus = compileSchema(getStatus.success.schema);
@@ -134,15 +133,10 @@ describe('over the limit (spec §8)', () => {
 });
 
 describe('concurrency on a real socket (spec §8)', () => {
-  let mock: MockServer | undefined;
-  afterEach(async () => {
-    await mock?.close();
-    mock = undefined;
-  });
+  const startServer = mockServers();
 
   it('§8: 650 requests, 50 at a time, at a frozen clock with a free key: exactly 600 succeed and 50 get 429; 60 s later the window is fresh', async () => {
-    mock = await startMockServer({ clock: FROZEN_AT });
-    const server = mock;
+    const server = await startServer({ clock: FROZEN_AT });
     const results: Array<{ status: number; remaining: number; retryAfter: string | null; body: { error?: { plan_tier?: string } } }> = [];
     let sent = 0;
     let inFlight = 0;
@@ -182,7 +176,7 @@ describe('concurrency on a real socket (spec §8)', () => {
   });
 
   it('§5.5: requests without an API key are counted per client IP address', async () => {
-    mock = await startMockServer({ clock: FROZEN_AT, rateLimit: 'free=2,paid=5' });
+    const mock = await startServer({ clock: FROZEN_AT, rateLimit: 'free=2,paid=5' });
     const { port } = mock;
     // Two loopback source addresses are two clients.
     const fromAddress = (localAddress: string) =>

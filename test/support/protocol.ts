@@ -7,10 +7,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseItem, parseList, type Item } from 'structured-headers';
-import { expect } from 'vitest';
-import type { MockApp } from '../../src/app.js';
+import { afterEach, expect } from 'vitest';
+import type { CreateAppOptions, MockApp } from '../../src/app.js';
 import type { SandboxState } from '../../src/http/context.js';
 import { FIXTURES_DIR } from '../../src/options.js';
+import { startMockServer, type MockServer } from '../../src/server.js';
 
 interface HasHeaders {
   headers: Record<string, string | string[] | undefined> | Headers;
@@ -108,4 +109,17 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
+}
+
+/** For tests that need a real loopback socket: returns a starter; every server it started is closed after each test. */
+export function mockServers(): (options: CreateAppOptions) => Promise<MockServer> {
+  const started: MockServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((mock) => mock.close()));
+  });
+  return async (options) => {
+    const mock = await startMockServer(options);
+    started.push(mock);
+    return mock;
+  };
 }
