@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
 import { compileSchema } from '../src/operations/validation.js';
+import { paginationQueryProperties } from '../src/operations/schemas.js';
 import { listApiKeys } from '../src/resources/api-keys/operations.js';
+import { OPERATIONS } from '../src/resources/index.js';
 import { Collection } from '../src/store/collection.js';
 import { bearer, client, expectError, KEYS, makeApp } from './support/harness.js';
 
@@ -25,6 +27,22 @@ async function listKeys(api: Api, query: string) {
   if (res.status === 200) expect(validPage(res.body), JSON.stringify(validPage.errors)).toBe(true);
   return res;
 }
+
+describe('one mechanism for every list (spec §4)', () => {
+  const lists = OPERATIONS.filter((op) => (op.success.schema.properties as Record<string, { const?: unknown }> | undefined)?.object?.const === 'list');
+
+  it('§4: there is at least one list operation', () => {
+    expect(lists.map((op) => op.operationId)).toContain('listApiKeys');
+  });
+
+  it.each(lists.map((op) => [op.operationId, op] as const))('§4: %s takes the shared starting_after and limit (paginatedQuery)', (_id, op) => {
+    const properties = (op.query?.properties ?? {}) as Record<string, unknown>;
+    expect(op.method).toBe('GET');
+    expect(properties.starting_after).toEqual(paginationQueryProperties.starting_after);
+    expect(properties.limit).toEqual(paginationQueryProperties.limit);
+    expect(op.errors).toContain(400);
+  });
+});
 
 describe('list pages over the API (spec §4, §2.1)', () => {
   it('§4: limit defaults to 15, has_more says another page follows, url is the path with /v1', async () => {
@@ -109,7 +127,7 @@ describe('list pages over the API (spec §4, §2.1)', () => {
     const res = await client(makeApp()).get('/v1/auth/keys?starting_after=key_doesnotexist').set(bearer(KEYS.free));
     expectError(res, 'bad_request', {
       param: 'starting_after',
-      message: "Invalid value for 'starting_after': no object with id 'key_doesnotexist' in this list.",
+      message: MESSAGES.unknownCursor('key_doesnotexist'),
     });
   });
 
@@ -118,7 +136,7 @@ describe('list pages over the API (spec §4, §2.1)', () => {
     const res = await api.get('/v1/auth/keys?starting_after=key_paid_default').set(bearer(KEYS.free));
     expectError(res, 'bad_request', {
       param: 'starting_after',
-      message: "Invalid value for 'starting_after': no object with id 'key_paid_default' in this list.",
+      message: MESSAGES.unknownCursor('key_paid_default'),
     });
   });
 

@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
+import type { SandboxContext } from '../src/http/context.js';
+import { clientIp } from '../src/http/identify-caller.js';
 import { RateLimiter } from '../src/http/rate-limiter.js';
 import { ConfigError, parseRateLimit, SPEC_RATE_LIMIT } from '../src/options.js';
 import { getStatus } from '../src/resources/status/operations.js';
@@ -294,6 +296,17 @@ describe('the --rate-limit setting (contract §1)', () => {
     expect(() => parseCliSettings(['--rate-limit', 'free=0'], {})).toThrow(/^--rate-limit: /);
     expect(() => parseCliSettings([], { MOCK_RATE_LIMIT: 'lots' })).toThrow(/^MOCK_RATE_LIMIT: /);
     expect(parseCliSettings([], { MOCK_RATE_LIMIT: 'free=10,paid=20' }).options.rateLimit).toBe('free=10,paid=20');
+  });
+});
+
+describe('clientIp (spec §5.5)', () => {
+  it.each([
+    ['127.0.0.1', '127.0.0.1'],
+    ['::ffff:10.1.2.3', '10.1.2.3'],
+    ['::1', '::1'],
+    ['2001:db8::ffff:1', '2001:db8::ffff:1'],
+  ])('§5.5: %s is counted as client %s', (ip, expected) => {
+    expect(clientIp({ ip } as SandboxContext)).toBe(expected);
   });
 });
 

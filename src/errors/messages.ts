@@ -15,6 +15,7 @@ export const MESSAGES = {
   unknownParameter: (name: string) => `Received unknown parameter: ${name}.`,
   missingParameter: (name: string) => `Missing required parameter: ${name}.`,
   invalidQuery: (name: string, detail: string) => `Invalid value for '${name}': ${detail}.`,
+  unknownCursor: (id: string) => `Invalid value for 'starting_after': no object with id '${id}' in this list.`,
   validationFailed: 'The request contains invalid data. See `errors` for the fields.',
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
