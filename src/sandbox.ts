@@ -9,6 +9,8 @@ import { settleJobs } from './jobs/settle.js';
 import { resolveJobSettings, type JobSettings } from './jobs/settings.js';
 import type { ResolvedOptions } from './options.js';
 import { IdGenerator, RequestIdGenerator } from './random.js';
+import { DeprecationRegistry, parseDeprecation } from './http/deprecation.js';
+import { IdempotencyStore } from './http/idempotency-store.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { populateAccount } from './store/account-template.js';
 import { loadFixture, type AccountTemplate, type LoadedFixture } from './store/fixture-file.js';
@@ -35,6 +37,10 @@ export class Sandbox {
    * so every job completes; scenarios add rules here, and reset removes them.
    */
   jobOutcomeRules!: JobOutcomeRule[];
+  /** First responses of writes sent with an Idempotency-Key, per account (spec §8). */
+  idempotency!: IdempotencyStore;
+  /** Deprecated operations (spec §9): the fixture's, then the `deprecations` option's (which win). */
+  deprecations!: DeprecationRegistry;
   /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
   private readonly bootInstant: number;
 
@@ -63,6 +69,9 @@ export class Sandbox {
     this.store = new Store();
     this.rateLimiter = new RateLimiter(this.options.rateLimit);
     this.jobOutcomeRules = [];
+    this.idempotency = new IdempotencyStore();
+    // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
+    this.deprecations = new DeprecationRegistry([...(this.fixture.deprecations ?? []).map(parseDeprecation), ...this.options.deprecations]);
     for (const account of this.fixture.accounts) {
       const scoped = this.createAccount({ id: account.id, name: account.name, plan: account.plan, credits: account.credits, populate: account.populate ?? true });
       for (const key of account.api_keys) {

@@ -99,7 +99,8 @@ describe('Collection: ordered, newest-first pages', () => {
     expect(c.page({ limit: 3 })!.data.map((r) => r.n)).toEqual([9, 8, 6]);
     expect(c.page({ limit: 3, startingAfter: 'x_6' })!.data.map((r) => r.n)).toEqual([5, 4, 3]);
     expect(c.page({ limit: 3, startingAfter: 'x_2' })).toEqual({ data: [c.get('x_1'), c.get('x_0')], hasMore: false });
-    expect(c.page({ limit: 3, startingAfter: 'x_7' })).toBeUndefined();
+    expect(c.page({ limit: 3, startingAfter: 'x_7' })!.data.map((r) => r.n)).toEqual([6, 5, 4]);
+    expect(c.page({ limit: 3, startingAfter: 'x_never' })).toBeUndefined();
     expect(c.page({ limit: 2, filter: (r) => r.n % 2 === 0 })!.data.map((r) => r.n)).toEqual([8, 6]);
   });
 

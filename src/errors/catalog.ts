@@ -29,6 +29,12 @@ export const ERROR_CATALOG = {
     message: 'This method is not allowed on this path.',
     extension: true,
   },
+  idempotency_key_reused: {
+    status: 400,
+    type: 'invalid_request_error',
+    message: 'This Idempotency-Key was already used with a different request.',
+    extension: true,
+  },
   validation_failed: { status: 422, type: 'validation_error', message: 'The request is well-formed but contains invalid data.' },
   rate_limit_exceeded: { status: 429, type: 'invalid_request_error', message: 'Too many requests. Retry after the time given in Retry-After.' },
   insufficient_credits: {
