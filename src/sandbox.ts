@@ -4,12 +4,17 @@
  * what makes reset exact (msw's `reset()`: back to the initial set, nothing carried over).
  */
 import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual-clock.js';
+import type { JobOutcomeRule } from './jobs/outcome.js';
+import { settleDueJobs, settleJob, settleJobs, type SettleContext } from './jobs/settle.js';
+import { resolveJobSettings, type JobSettings } from './jobs/settings.js';
 import type { ResolvedOptions } from './options.js';
 import { IdGenerator, RequestIdGenerator } from './random.js';
+import { DeprecationRegistry, parseDeprecation } from './http/deprecation.js';
+import { IdempotencyStore } from './http/idempotency-store.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { populateAccount } from './store/account-template.js';
 import { loadFixture, type AccountTemplate, type LoadedFixture } from './store/fixture-file.js';
-import type { AccountRecord, ApiKeyRecord, KeyAccess, Plan } from './store/records.js';
+import type { AccountRecord, ApiKeyRecord, JobRecord, KeyAccess, Plan } from './store/records.js';
 import { Store, type AccountStore } from './store/store.js';
 
 export interface NewApiKey {
@@ -25,6 +30,17 @@ export class Sandbox {
   requestIds!: RequestIdGenerator;
   store!: Store;
   rateLimiter!: RateLimiter;
+  /** Durations and costs per job type: the fixture's `jobs` section over the defaults. */
+  readonly jobSettings: JobSettings;
+  /**
+   * Rules asked when a job is created, deciding how it ends (src/jobs/outcome.ts). Empty at boot,
+   * so every job completes; scenarios add rules here, and reset removes them.
+   */
+  jobOutcomeRules!: JobOutcomeRule[];
+  /** First responses of writes sent with an Idempotency-Key, per account (spec §8). */
+  idempotency!: IdempotencyStore;
+  /** Deprecated operations (spec §9): the fixture's, then the `deprecations` option's (which win). */
+  deprecations!: DeprecationRegistry;
   /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
   private readonly bootInstant: number;
 
@@ -33,6 +49,7 @@ export class Sandbox {
     private readonly realTime: RealTimeSource = Date.now,
   ) {
     this.fixture = loadFixture(options.fixtures);
+    this.jobSettings = resolveJobSettings(this.fixture.jobs);
     this.bootInstant = options.clock.start ?? realTime();
     this.boot();
   }
@@ -51,6 +68,10 @@ export class Sandbox {
     this.requestIds = new RequestIdGenerator();
     this.store = new Store();
     this.rateLimiter = new RateLimiter(this.options.rateLimit);
+    this.jobOutcomeRules = [];
+    this.idempotency = new IdempotencyStore();
+    // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
+    this.deprecations = new DeprecationRegistry([...(this.fixture.deprecations ?? []).map(parseDeprecation), ...this.options.deprecations]);
     for (const account of this.fixture.accounts) {
       const scoped = this.createAccount({ id: account.id, name: account.name, plan: account.plan, credits: account.credits, populate: account.populate ?? true });
       for (const key of account.api_keys) {
@@ -65,6 +86,25 @@ export class Sandbox {
 
   timestamp(): string {
     return isoTimestamp(this.clock.now());
+  }
+
+  /** Brings all the account's jobs up to the clock, charging credits for completed ones (idempotent). */
+  settleJobs(account: AccountStore): void {
+    settleJobs(account, this.settleContext());
+  }
+
+  /** Settles only the jobs that have ended by now (what a credit check needs). */
+  settleDueJobs(account: AccountStore): void {
+    settleDueJobs(account, this.settleContext());
+  }
+
+  /** Brings one job up to the clock. */
+  settleJob(account: AccountStore, job: JobRecord): void {
+    settleJob(account, job, this.settleContext());
+  }
+
+  private settleContext(): SettleContext {
+    return { now: this.clock.now(), seed: this.options.seed };
   }
 
   createAccount(input: {

@@ -5,7 +5,7 @@
  */
 import { isWrite, type JsonSchema, type OperationDef } from '../operations/types.js';
 import { BEARER_SECURITY_SCHEME, errorEnvelopeComponent, HEADER_COMPONENTS, IDEMPOTENCY_KEY_PARAMETER } from './components.js';
-import { declaredDeprecation, type DeprecationPredicate } from './deprecation.js';
+import { NOTHING_DEPRECATED, type DeprecationPredicate } from './deprecation.js';
 import { exampleFromSchema } from './example.js';
 import { errorResponse, errorStatuses, successResponse } from './responses.js';
 
@@ -15,7 +15,7 @@ export const OPENAPI_VERSION = '3.1.0';
 export const SECURITY_SCHEME_NAME = 'bearerAuth';
 
 export interface DocumentOptions {
-  /** Which operations are deprecated right now; defaults to the declarations' own `deprecated` flags. */
+  /** Which operations are deprecated right now (see `deprecation.ts`); none by default. */
   isDeprecated?: DeprecationPredicate;
   /** `servers[0].url`; the API lives under `/v1` of whatever origin serves the document. */
   serverUrl?: string;
@@ -121,7 +121,7 @@ function operationObject(op: OperationDef, deprecated: boolean, registry: Schema
 }
 
 export function buildOpenApiDocument(operations: readonly OperationDef[], options: DocumentOptions = {}): OpenApiDocument {
-  const isDeprecated = options.isDeprecated ?? declaredDeprecation(operations);
+  const isDeprecated = options.isDeprecated ?? NOTHING_DEPRECATED;
   const registry = new SchemaRegistry();
   registry.hoist(errorEnvelopeComponent());
   const paths: OpenApiDocument['paths'] = {};

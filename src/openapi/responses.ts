@@ -35,14 +35,14 @@ export function errorStatuses(op: OperationDef): number[] {
   return [...new Set([...op.errors, ...protocolStatuses(op).keys()])].sort((a, b) => a - b);
 }
 
-function headers(op: OperationDef, status: number, deprecated: boolean, success: boolean): Record<string, unknown> {
+function headers(op: OperationDef, status: number, deprecated: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of COMMON_HEADERS) out[name] = headerUse(name, true);
   if (status === 429) out['Retry-After'] = headerUse('Retry-After', true);
   if (isWrite(op)) out['Idempotent-Replayed'] = headerUse('Idempotent-Replayed', false);
-  // Spec §9.3: a deprecated operation serves them; required on its successes, described on its errors
-  // (an error raised before the operation is known, such as a 429, cannot carry them).
-  if (deprecated) for (const name of DEPRECATION_HEADERS) out[name] = headerUse(name as HeaderName, success);
+  // Spec §9.3: a deprecated operation serves them on every answer, its errors included; only a 429 can
+  // come before the operation is known (the rate limit counts first), so there they are optional.
+  if (deprecated) for (const name of DEPRECATION_HEADERS) out[name] = headerUse(name as HeaderName, status !== 429);
   return out;
 }
 
@@ -51,7 +51,7 @@ const JSON_MEDIA = 'application/json';
 export function successResponse(op: OperationDef, deprecated: boolean): Record<string, unknown> {
   return {
     description: op.success.description,
-    headers: headers(op, op.success.status, deprecated, true),
+    headers: headers(op, op.success.status, deprecated),
     content: { [JSON_MEDIA]: { schema: op.success.schema, example: op.success.example ?? exampleFromSchema(op.success.schema) } },
   };
 }
@@ -71,7 +71,7 @@ export function errorResponse(op: OperationDef, status: number, deprecated: bool
   if (!listed && reason) description += ` Not listed by the reference for this operation; the sandbox answers it for ${reason}.`;
   return {
     description,
-    headers: headers(op, status, deprecated, false),
+    headers: headers(op, status, deprecated),
     content: { [JSON_MEDIA]: { schema: errorSchemaForStatus(status), ...examplesOf(status) } },
   };
 }

@@ -55,11 +55,6 @@ export interface OperationDef<Body = any, Query = any, Params = any> {
   success: SuccessResponse;
   /** Error statuses the reference lists for this operation (spec §4). */
   errors: number[];
-  /**
-   * Deprecated by declaration (spec §9.2). The OpenAPI document also asks the sandbox at request
-   * time (see `src/openapi/deprecation.ts`), so configuration and scenarios can flag it too.
-   */
-  deprecated?: boolean;
   handler(input: HandlerInput<Body, Query, Params>): HandlerResult | Promise<HandlerResult>;
 }
 

@@ -9,28 +9,16 @@
  * a request that arrived while the first was in flight or carried another body).
  */
 import fc from 'fast-check';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isWrite, type OperationDef } from '../../src/operations/types.js';
 import { OPERATIONS } from '../../src/resources/index.js';
 import type { MockServer } from '../../src/server.js';
-import { ACCOUNTS, bearer, client, KEYS, makeApp, startServer } from '../support/harness.js';
+import { ACCOUNTS, KEYS, startServer } from '../support/harness.js';
 import { send, sendTogether, type LoopbackResponse } from '../support/loopback.js';
 import { IdPool, OperationRequests, type GeneratedRequest } from '../support/requests.js';
 
 const RACERS = 16;
 const WRITES = OPERATIONS.filter((op) => isWrite(op));
-
-/**
- * Whether this build replays idempotent writes at all. The races are written against the header
- * contract of the protocol work; until that middleware is on the branch they are skipped, not
- * passed. Once it is, this probe always answers true and can be deleted.
- */
-async function idempotencyIsImplemented(): Promise<boolean> {
-  const api = client(makeApp());
-  const post = () => api.post('/v1/auth/keys').set(bearer(KEYS.paid)).set('Idempotency-Key', 'probe').send({ name: 'probe' });
-  await post();
-  return (await post()).headers['idempotent-replayed'] === 'true';
-}
 
 const servers: MockServer[] = [];
 afterEach(async () => {
@@ -88,14 +76,8 @@ function expectOneOriginal(responses: LoopbackResponse[], successStatus: number)
 }
 
 describe('idempotency races (spec §8)', () => {
-  let implemented = false;
-  beforeAll(async () => {
-    implemented = await idempotencyIsImplemented();
-  });
-
   describe.each(WRITES.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
-    it('§8: concurrent requests with one Idempotency-Key and one body create exactly one object', async (ctx) => {
-      if (!implemented) ctx.skip();
+    it('§8: concurrent requests with one Idempotency-Key and one body create exactly one object', async () => {
       const [request] = await succeedingRequests(op);
       expect(request, `no generated request for ${op.operationId} succeeded`).toBeDefined();
       const single = await once(request!, 'race-1');
@@ -108,7 +90,6 @@ describe('idempotency races (spec §8)', () => {
     });
 
     it('§7.3.3: concurrent requests with one Idempotency-Key and different bodies: one wins, the others are refused', async (ctx) => {
-      if (!implemented) ctx.skip();
       const found = await succeedingRequests(op);
       const [first, second] = found;
       // Only bodies differ here; a request to another path is another request, not another payload.

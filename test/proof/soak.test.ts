@@ -15,7 +15,7 @@ import { findGc, settledHeap } from '../support/memory.js';
 import { IdPool, OperationRequests, type GeneratedRequest } from '../support/requests.js';
 
 const ROUNDS = 3;
-const PER_ROUND = 800;
+const PER_ROUND = 700;
 const CONCURRENCY = 25;
 const MB = 1024 * 1024;
 const gc = findGc();

@@ -41,7 +41,7 @@ const num = (value: unknown): number | undefined => (typeof value === 'number' ?
 const EMAIL = fc
   .tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/), fc.constantFrom('com', 'org', 'io', 'dev'))
   .map(([local, domain, tld]) => `${local}@${domain}.${tld}`);
-const URI = fc
+export const URI = fc
   .tuple(fc.constantFrom('http', 'https'), fc.stringMatching(/^[a-z][a-z0-9-]{0,12}[a-z0-9]$/), fc.constantFrom('com', 'org', 'dev'), fc.stringMatching(/^(\/[a-z0-9_-]{1,8}){0,3}$/))
   .map(([scheme, host, tld, path]) => `${scheme}://${host}.${tld}${path}`);
 const DATE_TIME = fc
@@ -136,11 +136,20 @@ function typedArbitrary(type: string, schema: JsonSchema, path: SchemaPath, opti
   }
 }
 
-/** Values that validate against `schema`. */
+/** Values that validate against `schema`; the declaration's own examples are among them. */
 export function arbitraryFor(schema: JsonSchema, options: ArbitraryOptions = {}, path: SchemaPath = []): fc.Arbitrary<unknown> {
   checkKeywords(schema, path);
   const overridden = options.override?.(schema, path);
   if (overridden) return overridden;
+  const examples = [...('example' in schema ? [schema.example] : []), ...(Array.isArray(schema.examples) ? schema.examples : [])];
+  if (examples.length === 0) return generatedFor(schema, options, path);
+  const validate = compileSchema(schema);
+  const valid = examples.filter((example) => validate(structuredClone(example)));
+  const generated = generatedFor(schema, options, path);
+  return valid.length === 0 ? generated : fc.oneof({ arbitrary: fc.constantFrom(...valid), weight: 1 }, { arbitrary: generated, weight: 2 });
+}
+
+function generatedFor(schema: JsonSchema, options: ArbitraryOptions, path: SchemaPath): fc.Arbitrary<unknown> {
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;

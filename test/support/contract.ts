@@ -141,11 +141,24 @@ function catalogProblems(status: number, body: unknown): string[] {
   return problems;
 }
 
+/** The body as the client decodes it: the app may have set a value, or (a replay) its JSON text. */
+function wireBody(body: unknown): unknown {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return JSON.parse(body);
+  if (Buffer.isBuffer(body)) return JSON.parse(body.toString('utf8'));
+  return JSON.parse(JSON.stringify(body));
+}
+
 /** What is wrong with `response` according to `app`'s document; empty when it is described. */
 export function contractProblems(app: MockApp, response: FinishedResponse): string[] {
   const validators = validatorsFor(app);
-  const body: unknown = response.body === undefined ? undefined : JSON.parse(JSON.stringify(response.body));
   const problems: string[] = [];
+  let body: unknown;
+  try {
+    body = wireBody(response.body);
+  } catch {
+    return [`body is not valid JSON: ${String(response.body).slice(0, 200)}`];
+  }
   const contentType = headerText(response.headers['content-type']);
   if (!contentType?.startsWith('application/json')) problems.push(`content-type is ${contentType ?? 'missing'}, not application/json`);
 

@@ -10,9 +10,11 @@
  * - the rate-limit counter of each credential drops by exactly one per request;
  * - a list page never holds more items than its limit.
  */
+import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { MockApp } from '../../src/app.js';
-import type { OperationDef } from '../../src/operations/types.js';
+import { isWrite, type OperationDef } from '../../src/operations/types.js';
+import { OPERATIONS } from '../../src/resources/index.js';
 import { DEFAULT_PAGE_LIMIT } from '../../src/operations/schemas.js';
 import { bearer, client, makeApp } from './harness.js';
 import { IdPool, OperationRequests, type Credential, type GeneratedRequest } from './requests.js';
@@ -48,10 +50,17 @@ export class FuzzWorld {
     const readOnly = await admin.post('/__admin/api_keys').send({ account_id: made.body.account.id, name: 'fuzz read-only', access: 'read_only' });
     expect([made.status, other.status, readOnly.status]).toEqual([201, 201, 201]);
     const caller = { accountId: made.body.account.id, token: made.body.api_key.token, readOnlyToken: readOnly.body.token };
+    await prime(app, caller.accountId, caller.token);
+    await prime(app, other.body.account.id, other.body.api_key.token);
     // Each key's first use sets its `last_used_at`; with the frozen clock it never changes again.
-    for (const token of [caller.token, caller.readOnlyToken]) expect((await admin.get('/v1/status').set(bearer(token))).status).toBe(200);
+    const sent = new Map<Credential, number>();
+    for (const [credential, token] of [['own', caller.token], ['readOnly', caller.readOnlyToken]] as const) {
+      const res = await admin.get('/v1/status').set(bearer(token));
+      expect(res.status).toBe(200);
+      sent.set(credential, Number(res.headers['x-ratelimit-limit']) - Number(res.headers['x-ratelimit-remaining']));
+    }
     const world = new FuzzWorld(app, caller, other.body.account.id, await snapshot(app, caller.accountId), await snapshot(app, other.body.account.id));
-    world.sent.set('own', 1).set('readOnly', 1);
+    for (const [credential, count] of sent) world.sent.set(credential, count);
     return world;
   }
 
@@ -67,11 +76,7 @@ export class FuzzWorld {
   }
 
   async send(request: GeneratedRequest) {
-    const method = request.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-    let pending = client(this.app)[method](request.url).set({ ...this.authorization(request), ...request.headers });
-    if (request.body && 'json' in request.body) pending = pending.set('Content-Type', 'application/json').send(JSON.stringify(request.body.json));
-    else if (request.body) pending = pending.set('Content-Type', request.body.contentType).send(request.body.raw);
-    return pending;
+    return sendAs(this.app, request, this.authorization(request));
   }
 
   async run(request: GeneratedRequest): Promise<void> {
@@ -111,6 +116,28 @@ export class FuzzWorld {
     expect(credits.balance + credits.used, `credits balance + used after ${what}`).toBe(this.creditTotals.get(String(snapshot.value.account.id)));
     const jobs = (snapshot.value.state.jobs ?? []) as Array<{ credits_used?: number | null }>;
     expect(jobs.reduce((sum, job) => sum + (job.credits_used ?? 0), 0), `jobs' credits_used vs account after ${what}`).toBe(credits.used);
+  }
+}
+
+function sendAs(app: MockApp, request: GeneratedRequest, authorization: Record<string, string>) {
+  const method = request.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+  const pending = client(app)[method](request.url).set({ ...authorization, ...request.headers });
+  if (request.body && 'json' in request.body) return pending.set('Content-Type', 'application/json').send(JSON.stringify(request.body.json));
+  if (request.body) return pending.set('Content-Type', request.body.contentType).send(request.body.raw);
+  return pending;
+}
+
+/**
+ * Gives a tenant one record of every kind a write makes (a job, a submission…), by sending generated
+ * valid requests of each write until one succeeds: reads then have something to find, and the
+ * other tenant's ids something to point at.
+ */
+async function prime(app: MockApp, accountId: string, token: string): Promise<void> {
+  for (const op of OPERATIONS.filter(isWrite)) {
+    const pool = new IdPool((await snapshot(app, accountId)).value.state);
+    for (const request of fc.sample(new OperationRequests(op, pool, new IdPool({})).valid(), 25)) {
+      if ((await sendAs(app, request, bearer(token))).status === op.success.status) break;
+    }
   }
 }
 

@@ -9,8 +9,8 @@
 import fc from 'fast-check';
 import { idPrefixOf } from '../../src/openapi/example.js';
 import { isWrite, type JsonSchema, type OperationDef } from '../../src/operations/types.js';
-import { validatorsFor } from '../../src/operations/validation.js';
-import { arbitraryFor, wrongTypeFor, type ArbitraryOptions } from './arbitraries.js';
+import { compileSchema, validatorsFor } from '../../src/operations/validation.js';
+import { arbitraryFor, URI, wrongTypeFor, type ArbitraryOptions } from './arbitraries.js';
 
 export type Credential = 'own' | 'readOnly' | 'anonymous';
 
@@ -111,12 +111,21 @@ export class OperationRequests {
     return pool.candidatesFor(name, schema, this.hints[name]);
   }
 
-  /** Ids of the caller's own records for id-like fields, mixed with freshly generated ones. */
+  /**
+   * Ids of the caller's own records for id-like fields, mixed with freshly generated ones; and for a
+   * plain string field named like a URL, URLs among the strings (a schema cannot always say "http").
+   */
   private options(): ArbitraryOptions {
     return {
       override: (schema, path) => {
         const name = path[path.length - 1];
-        if (path.length !== 1 || !name || !isIdField(name, schema) || schema.type !== 'string') return undefined;
+        if (path.length !== 1 || !name || schema.type !== 'string') return undefined;
+        if (/(^|_)url$/.test(name) && schema.format === undefined && schema.pattern === undefined) {
+          const validate = compileSchema(schema);
+          const { example: _e, ...plain } = schema;
+          return fc.oneof({ arbitrary: URI.filter((url) => validate(url)), weight: 2 }, { arbitrary: arbitraryFor(schema), weight: 1 }, { arbitrary: arbitraryFor(plain), weight: 1 });
+        }
+        if (!isIdField(name, schema)) return undefined;
         const known = this.pick(this.own, name, schema);
         if (known.length === 0) return undefined;
         const { pattern: _p, ...plain } = schema;
@@ -248,8 +257,8 @@ export class OperationRequests {
     );
     if (isWrite(this.op)) {
       mutations.push(parts.map((p) => this.build('read-only key on a write', p, { credential: 'readOnly', expect: 'reject' })));
-      // Spec §8: at most 255 characters. Judged `any` until the idempotency middleware exists on this branch.
-      mutations.push(fc.tuple(parts, fc.integer({ min: 256, max: 2000 })).map(([p, n]) => this.build('long Idempotency-Key', p, { headers: { 'Idempotency-Key': 'k'.repeat(n) } })));
+      // Spec §8: at most 255 characters.
+      mutations.push(fc.tuple(parts, fc.integer({ min: 256, max: 2000 })).map(([p, n]) => this.build('long Idempotency-Key', p, { headers: { 'Idempotency-Key': 'k'.repeat(n) }, expect: 'reject' })));
     }
     return fc.oneof(...mutations);
   }
