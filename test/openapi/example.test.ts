@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exampleFromSchema, idPrefixOf } from '../../src/openapi/example.js';
+import { exampleForPattern } from '../../src/openapi/pattern-example.js';
 import { compileSchema } from '../../src/operations/validation.js';
 import type { JsonSchema } from '../../src/operations/types.js';
 
@@ -14,6 +15,21 @@ const cases: Array<[string, JsonSchema]> = [
   ['an array with minItems', { type: 'array', minItems: 2, items: { type: 'boolean' } }],
   ['a nullable union', { anyOf: [{ type: 'null' }, { type: 'string', pattern: '^cus_[A-Za-z0-9]+$' }] }],
   ['a free-form map', { type: 'object', additionalProperties: { type: 'string' } }],
+  ['a Message-ID pattern', { type: 'string', pattern: '^<[^<>@]+@[^<>@]+>$' }],
+  ['a currency pattern', { type: 'string', pattern: '^[A-Za-z]{3}$' }],
+  ['formats beside a union', { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] }],
+  [
+    'type-specific details chosen by if/then',
+    {
+      type: 'object',
+      required: ['type', 'details'],
+      properties: { type: { enum: ['event', 'link'] }, details: { type: 'object' } },
+      allOf: [
+        { if: { properties: { type: { const: 'link' } } }, then: { properties: { details: { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } } } } },
+        { if: { properties: { type: { const: 'event' } } }, then: { properties: { details: { type: 'object', required: ['capacity'], properties: { capacity: { type: 'integer', minimum: 1 } } } } } },
+      ],
+    },
+  ],
 ];
 
 describe('exampleFromSchema', () => {
@@ -40,5 +56,31 @@ describe('exampleFromSchema', () => {
     expect(idPrefixOf('^key_')).toBe('key');
     expect(idPrefixOf('^[a-z]+$')).toBeUndefined();
     expect(idPrefixOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('exampleForPattern', () => {
+  it.each([
+    '^<[^<>@]+@[^<>@]+>$',
+    '^[A-Za-z0-9_-]{1,64}$',
+    '^(foo|bar)-\\d{2}$',
+    '^\\w+(\\.\\w+)*$',
+    '^https?://[a-z]+\\.com(/.*)?$',
+    '[0-9]+',
+    '^a{2,}b?c*$',
+    '^[^\\s]+ [^\\s]+$',
+    '^(?:prod|price)_[A-Za-z0-9]{24}$',
+  ])('makes a match for %s', (pattern) => {
+    const example = exampleForPattern(pattern);
+    expect(example).toBeDefined();
+    expect(new RegExp(pattern, 'u').test(example!)).toBe(true);
+  });
+
+  it('answers undefined rather than a string that does not match', () => {
+    for (const pattern of ['^(?!a)b$', '^\\p{Lu}$', '(', '^[]$']) {
+      const example = exampleForPattern(pattern);
+      if (example !== undefined) expect(new RegExp(pattern, 'u').test(example)).toBe(true);
+    }
+    expect(exampleForPattern('(')).toBeUndefined();
   });
 });

@@ -29,6 +29,10 @@ const SUBSET: Array<[string, JsonSchema]> = [
   ['a free-form map', { type: 'object', additionalProperties: { type: 'string', maxLength: 10 } }],
   ['a unique array', { type: 'array', items: { enum: ['a', 'b', 'c', 'd'] }, minItems: 1, maxItems: 3, uniqueItems: true }],
   ['a nullable union', { anyOf: [{ type: 'null' }, { type: 'string', format: 'email' }] }],
+  ['a union of formats beside a type', { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] }],
+  ['a bounded map', { type: 'object', maxProperties: 2, additionalProperties: { type: 'string' } }],
+  ['an object with at least one member', { type: 'object', minProperties: 1, properties: { a: { type: 'boolean' }, b: { type: 'boolean' } } }],
+  ['a regular pattern', { type: 'string', pattern: '^[A-Za-z]{3}$' }],
   ['an exclusive union', { oneOf: [{ type: 'integer' }, { type: 'string', pattern: '^cus_' }] }],
 ];
 
@@ -45,9 +49,9 @@ describe('JSON Schema -> fast-check arbitraries', () => {
     fc.assert(fc.property(wrong, (value) => validate(value) === false), { numRuns: 100 });
   });
 
-  it('covers every schema the operation table declares', () => {
+  it('covers every request schema the operation table declares', () => {
     for (const op of OPERATIONS) {
-      for (const schema of [op.params, op.query, op.body, op.success.schema]) {
+      for (const schema of [op.params, op.query, op.body]) {
         if (!schema) continue;
         const validate = compileSchema(schema);
         fc.assert(fc.property(arbitraryFor(schema), (value) => validate(value) === true), { numRuns: 50 });
@@ -58,7 +62,7 @@ describe('JSON Schema -> fast-check arbitraries', () => {
   it('refuses a keyword outside the subset, naming it', () => {
     expect(() => arbitraryFor({ type: 'object', properties: { a: { type: 'string', propertyNames: {} } } })).toThrow(UnsupportedSchemaError);
     expect(() => arbitraryFor({ type: 'string', not: { const: 'x' } })).toThrow(/"not" at \//);
-    expect(() => arbitraryFor({ type: 'string', format: 'ipv6' })).toThrow(/format "ipv6"/);
+    expect(() => arbitraryFor({ type: 'string', format: 'iri-reference' })).toThrow(/format "iri-reference"/);
   });
 
   it('lets an override replace a node, given its path', () => {

@@ -1,9 +1,10 @@
 /**
  * JSON Schema -> fast-check arbitraries, for the subset the operation declarations use: type (one or
- * several), enum, const, format (date-time, date, uri, email), pattern (prefixed ids and any regular
- * expression fast-check can invert), min/max length, minimum/maximum (also exclusive), multipleOf,
- * properties/required/additionalProperties, items/minItems/maxItems/uniqueItems and anyOf/oneOf
- * (nullable unions). A keyword outside the subset throws, naming itself, rather than generating
+ * several), enum, const, format (date-time, date, uri, email, ipv4, ipv6, hostname, uuid), pattern
+ * (prefixed ids and any regular expression fast-check can invert), min/max length, minimum/maximum
+ * (also exclusive), multipleOf, properties/required/additionalProperties/min and maxProperties,
+ * items/minItems/maxItems/uniqueItems and anyOf/oneOf (nullable unions; keywords beside them apply
+ * to every branch). A keyword outside the subset throws, naming itself, rather than generating
  * values that silently ignore it.
  */
 import fc from 'fast-check';
@@ -13,8 +14,8 @@ import { compileSchema } from '../../src/operations/validation.js';
 const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
 const HANDLED = new Set([
   'type', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'maxItems',
-  'uniqueItems', 'anyOf', 'oneOf',
+  'exclusiveMaximum', 'multipleOf', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties',
+  'items', 'minItems', 'maxItems', 'uniqueItems', 'anyOf', 'oneOf',
 ]);
 
 export type SchemaPath = readonly string[];
@@ -38,7 +39,7 @@ function checkKeywords(schema: JsonSchema, path: SchemaPath): void {
 
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
-const EMAIL = fc
+export const EMAIL = fc
   .tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/), fc.constantFrom('com', 'org', 'io', 'dev'))
   .map(([local, domain, tld]) => `${local}@${domain}.${tld}`);
 export const URI = fc
@@ -60,6 +61,10 @@ function stringArbitrary(schema: JsonSchema, options: ArbitraryOptions): fc.Arbi
       uri: URI,
       url: URI,
       email: EMAIL,
+      ipv4: fc.ipV4(),
+      ipv6: fc.ipV6(),
+      hostname: fc.domain(),
+      uuid: fc.uuid(),
     };
     const format = byFormat[schema.format];
     if (!format) throw new UnsupportedSchemaError(`Unsupported string format "${schema.format}": extend test/support/arbitraries.ts`);
@@ -98,12 +103,16 @@ function objectArbitrary(schema: JsonSchema, path: SchemaPath, options: Arbitrar
   for (const [name, property] of Object.entries(properties)) model[name] = arbitraryFor(property, options, [...path, name]);
   for (const name of required) if (!(name in model)) model[name] = fc.jsonValue();
   const known = fc.record(model, { requiredKeys: required }).map((value) => ({ ...value }));
+  const minProperties = num(schema.minProperties) ?? 0;
+  const maxProperties = num(schema.maxProperties) ?? Infinity;
+  const counted = (value: Record<string, unknown>) => Object.keys(value).length >= minProperties && Object.keys(value).length <= maxProperties;
   const extra = schema.additionalProperties;
-  if (extra === undefined || extra === false || extra === true) return known;
+  if (extra === undefined || extra === false || extra === true) return known.filter(counted);
   // A map such as `metadata`: extra keys with values of the given schema, never shadowing a property.
   const values = arbitraryFor(extra as JsonSchema, options, [...path, '*']);
   const keys = fc.string({ minLength: 1, maxLength: 12 }).filter((key) => !(key in properties) && key !== '__proto__');
-  return fc.tuple(known, fc.dictionary(keys, values, { maxKeys: 4 })).map(([k, more]) => ({ ...more, ...k }));
+  const extras = fc.dictionary(keys, values, { minKeys: Math.min(minProperties, 4), maxKeys: Math.max(Math.min(4, maxProperties), Math.min(minProperties, 4)) });
+  return fc.tuple(known, extras).map(([k, more]) => ({ ...more, ...k })).filter(counted);
 }
 
 function arrayArbitrary(schema: JsonSchema, path: SchemaPath, options: ArbitraryOptions): fc.Arbitrary<unknown[]> {
@@ -154,12 +163,14 @@ function generatedFor(schema: JsonSchema, options: ArbitraryOptions, path: Schem
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (Array.isArray(union)) {
-    const options_ = union.map((option, i) => arbitraryFor(option, options, [...path, String(i)]));
-    const any = fc.oneof(...options_);
+    // Keywords beside the union (`{type: 'string', anyOf: [{format: 'ipv4'}, {format: 'ipv6'}]}`) hold in every branch.
+    const { anyOf: _a, oneOf: _o, ...beside } = schema;
+    const branches = union.map((option) => ({ ...beside, ...option }));
+    const any = fc.oneof(...branches.map((branch, i) => arbitraryFor(branch, options, [...path, String(i)])));
     if (!schema.oneOf) return any;
     // oneOf: exactly one branch may match.
-    const branches = union.map((option) => compileSchema(option));
-    return any.filter((value) => branches.filter((validate) => validate(value)).length === 1);
+    const validators = branches.map((branch) => compileSchema(branch));
+    return any.filter((value) => validators.filter((validate) => validate(value)).length === 1);
   }
   const type = schema.type;
   const types = Array.isArray(type) ? (type as string[]) : typeof type === 'string' ? [type] : schema.properties ? ['object'] : schema.items ? ['array'] : [];

@@ -79,7 +79,8 @@ export class FuzzWorld {
     return sendAs(this.app, request, this.authorization(request));
   }
 
-  async run(request: GeneratedRequest): Promise<void> {
+  /** Sends `request`, checks every invariant, and returns the status. */
+  async run(request: GeneratedRequest): Promise<number> {
     const res = await this.send(request);
     const what = `${request.label}: ${request.method} ${request.url.slice(0, 200)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
     expect(res.status, what).toBeLessThan(500);
@@ -101,6 +102,7 @@ export class FuzzWorld {
     if (res.status >= 400 || request.method === 'GET') expectSame(caller, this.callerState, `the caller's state changed after ${what}`);
     this.expectCreditsConsistent(caller, what);
     this.callerState = caller;
+    return res.status;
   }
 
   private countRequest(credential: Credential, headers: Record<string, string>, what: string): void {

@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { idPrefixOf } from '../../src/openapi/example.js';
 import { isWrite, type JsonSchema, type OperationDef } from '../../src/operations/types.js';
 import { compileSchema, validatorsFor } from '../../src/operations/validation.js';
-import { arbitraryFor, URI, wrongTypeFor, type ArbitraryOptions } from './arbitraries.js';
+import { arbitraryFor, EMAIL, URI, wrongTypeFor, type ArbitraryOptions } from './arbitraries.js';
+import { FROZEN_AT } from './harness.js';
 
 export type Credential = 'own' | 'readOnly' | 'anonymous';
 
@@ -60,7 +61,8 @@ export class IdPool {
     if (prefix) return this.withPrefix(prefix);
     const rows = this.collectionNamed(name === 'id' && collectionHint ? collectionHint : name) ?? [];
     const values = rows.flatMap((row) => [row.id, row.slug]).filter((v): v is string => typeof v === 'string');
-    for (const other of this.collections.values()) for (const row of other) if (typeof row[name] === 'string') values.push(row[name] as string);
+    // Values other records hold under the same field name (`experience_id` of event sessions) are ids too.
+    if (name !== 'id') for (const other of this.collections.values()) for (const row of other) if (typeof row[name] === 'string') values.push(row[name] as string);
     return [...new Set(values)];
   }
 }
@@ -98,6 +100,8 @@ export class OperationRequests {
     readonly op: OperationDef,
     private readonly own: IdPool,
     private readonly foreign: IdPool,
+    /** The sandbox's virtual now (ms): times near it are the ones a handler accepts. */
+    private readonly now: number = Date.parse(FROZEN_AT),
   ) {
     this.validators = validatorsFor(op);
     const segments = op.path.split('/');
@@ -112,20 +116,26 @@ export class OperationRequests {
   }
 
   /**
-   * Ids of the caller's own records for id-like fields, mixed with freshly generated ones; and for a
-   * plain string field named like a URL, URLs among the strings (a schema cannot always say "http").
+   * Times near the sandbox's clock for time fields at any depth (a handler refuses events a week
+   * old); ids of the caller's own records for id-like fields, mixed with freshly generated ones; and
+   * for a plain string field named like a URL, URLs among the strings (a schema cannot always say
+   * "http"). Each keeps the schema's own values in the mix.
    */
   private options(): ArbitraryOptions {
     return {
       override: (schema, path) => {
         const name = path[path.length - 1];
-        if (path.length !== 1 || !name || schema.type !== 'string') return undefined;
-        if (/(^|_)url$/.test(name) && schema.format === undefined && schema.pattern === undefined) {
+        if (!name) return undefined;
+        const near = this.nearNow(name, schema);
+        if (near) return near;
+        if (schema.type !== 'string') return undefined;
+        const shaped = /(^|_)url$/.test(name) ? URI : /(^|_)email$/.test(name) ? EMAIL : undefined;
+        if (shaped && schema.format === undefined && schema.pattern === undefined) {
           const validate = compileSchema(schema);
           const { example: _e, ...plain } = schema;
-          return fc.oneof({ arbitrary: URI.filter((url) => validate(url)), weight: 2 }, { arbitrary: arbitraryFor(schema), weight: 1 }, { arbitrary: arbitraryFor(plain), weight: 1 });
+          return fc.oneof({ arbitrary: shaped.filter((value) => validate(value)), weight: 2 }, { arbitrary: arbitraryFor(schema), weight: 1 }, { arbitrary: arbitraryFor(plain), weight: 1 });
         }
-        if (!isIdField(name, schema)) return undefined;
+        if (path.length !== 1 || !isIdField(name, schema)) return undefined;
         const known = this.pick(this.own, name, schema);
         if (known.length === 0) return undefined;
         const { pattern: _p, ...plain } = schema;
@@ -134,9 +144,48 @@ export class OperationRequests {
     };
   }
 
+  private nearNow(name: string, schema: JsonSchema): fc.Arbitrary<unknown> | undefined {
+    const DAY = 86_400;
+    if (schema.type === 'integer' && /(^|_)(time|timestamp)$|_at$/.test(name)) {
+      const now = Math.floor(this.now / 1000);
+      const min = Math.max(typeof schema.minimum === 'number' ? schema.minimum : -Infinity, now - 6 * DAY);
+      const max = Math.min(typeof schema.maximum === 'number' ? schema.maximum : Infinity, now + 30);
+      if (min > max) return undefined;
+      return fc.oneof({ arbitrary: fc.integer({ min, max }), weight: 3 }, { arbitrary: arbitraryFor(schema), weight: 1 });
+    }
+    if (schema.type === 'string' && schema.format === 'date-time') {
+      const near = fc.integer({ min: this.now - 30 * DAY * 1000, max: this.now + 60 * DAY * 1000 }).map((ms) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z'));
+      return fc.oneof({ arbitrary: near, weight: 3 }, { arbitrary: arbitraryFor(schema), weight: 1 });
+    }
+    return undefined;
+  }
+
+  /**
+   * Path parameters that belong together: the first parameter's record, and the others taken from its
+   * `<stem>_ids` list when it has one (`/price_variants/{price_variant_id}/experiences/{id}` picks an
+   * experience the price variant links).
+   */
+  private coherentParams(params: fc.Arbitrary<Row>): fc.Arbitrary<Row> {
+    const names = Object.keys(properties(this.op.params));
+    const [first, ...rest] = names;
+    const rows = first ? this.own.collectionNamed(first === 'id' ? this.hints[first] ?? first : first) ?? [] : [];
+    if (rest.length === 0 || rows.length === 0) return params;
+    const linked = fc.tuple(params, fc.nat(), fc.nat()).map(([base, i, j]) => {
+      const row = rows[i % rows.length]!;
+      const out: Row = { ...base, [first!]: row.id };
+      for (const name of rest) {
+        const stem = singular((name === 'id' ? this.hints[name] ?? name : name).replace(/_id$/, ''));
+        const list = row[`${stem}_ids`];
+        if (Array.isArray(list) && list.length > 0) out[name] = list[j % list.length];
+      }
+      return out;
+    });
+    return fc.oneof(params, linked);
+  }
+
   private partsArbitrary(): fc.Arbitrary<Parts> {
     const options = this.options();
-    const params = this.op.params ? (arbitraryFor(this.op.params, options) as fc.Arbitrary<Row>) : fc.constant({});
+    const params = this.op.params ? this.coherentParams(arbitraryFor(this.op.params, options) as fc.Arbitrary<Row>) : fc.constant({});
     const query = this.op.query ? (arbitraryFor(this.op.query, this.queryOptions()) as fc.Arbitrary<Row>) : fc.constant({});
     const body = this.op.body ? this.bodyArbitrary(options) : fc.constant(undefined);
     return fc.record({ params: params.map((p) => this.stringParams(p)), query, body });
@@ -169,7 +218,7 @@ export class OperationRequests {
     const anchored =
       anchors.length === 0
         ? body
-        : fc.tuple(body, fc.option(fc.tuple(fc.nat(), fc.nat()), { freq: 2 })).map(([value, choice]) => {
+        : fc.tuple(body, fc.option(fc.tuple(fc.nat(), fc.nat()), { freq: 5 })).map(([value, choice]) => {
             if (!choice) return value;
             const anchor = anchors[choice[0] % anchors.length]!;
             const row = anchor.rows[choice[1] % anchor.rows.length]!;
@@ -290,6 +339,13 @@ export class OperationRequests {
       return this.build(useRaw ? 'raw id' : "another tenant's id", changed, { expect: 'reject' });
     });
   }
+}
+
+/** `experiences` -> `experience`, `inboxes` -> `inbox`, `categories` -> `category`. */
+function singular(name: string): string {
+  if (name.endsWith('ies')) return `${name.slice(0, -3)}y`;
+  if (/(x|s|ch|sh)es$/.test(name)) return name.slice(0, -2);
+  return name.replace(/s$/, '');
 }
 
 function parsesAsJson(text: string): boolean {
