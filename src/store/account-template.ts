@@ -7,6 +7,7 @@ import { Faker, en } from '@faker-js/faker';
 import type { IdGenerator } from '../random.js';
 import { deriveSeed } from '../random.js';
 import type { AccountTemplate } from './fixture-file.js';
+import type { PinnedRecords } from './pinned-records.js';
 import type { AccountStore } from './store.js';
 
 export interface SeedContext {
@@ -17,6 +18,8 @@ export interface SeedContext {
   now: number;
   /** How many records of a kind to make: the template's count, or `fallback`. */
   count(kind: string, fallback: number): number;
+  /** Records of the fixture account with fixed ids and slugs, made first (empty for other accounts). */
+  pinned: PinnedRecords;
 }
 
 export type AccountSeeder = (context: SeedContext) => void;
@@ -30,7 +33,7 @@ export function registerSeeder(seeder: AccountSeeder): void {
 
 export function populateAccount(
   store: AccountStore,
-  options: { template: AccountTemplate; ids: IdGenerator; now: number; seed: string },
+  options: { template: AccountTemplate; ids: IdGenerator; now: number; seed: string; pinned?: PinnedRecords | undefined },
 ): void {
   const faker = new Faker({ locale: [en] });
   // Seeded per account: an account's data does not depend on what other accounts hold.
@@ -41,6 +44,7 @@ export function populateAccount(
     ids: options.ids,
     now: options.now,
     count: (kind, fallback) => options.template.counts[kind] ?? fallback,
+    pinned: options.pinned ?? {},
   };
   for (const seeder of seeders) seeder(context);
 }
