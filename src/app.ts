@@ -7,21 +7,27 @@ import compose from 'koa-compose';
 import { buildAdminRouter } from './admin/routes.js';
 import type { RealTimeSource } from './clock/virtual-clock.js';
 import { authenticate } from './http/authenticate.js';
+import { deprecation } from './http/deprecation.js';
 import type { SandboxContext, SandboxState } from './http/context.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { callerIdentification } from './http/identify-caller.js';
+import { idempotency } from './http/idempotency.js';
 import { jsonBody } from './http/json-body.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
-import { bindOperation, buildApiRouter, routeFallback, type SandboxMiddleware } from './operations/router.js';
+import { requestLog, type LogWriter } from './http/request-log.js';
+import { bindOperation, buildApiRouter, routeFallback, validateRequest, type SandboxMiddleware } from './operations/router.js';
 import type { OperationDef } from './operations/types.js';
 import { resolveOptions, type MockOptions } from './options.js';
 import { OPERATIONS } from './resources/index.js';
 import { Sandbox } from './sandbox.js';
+import { checkDeprecatedOperations } from './store/fixture-file.js';
 
 export interface CreateAppOptions extends MockOptions {
   /** Injectable real-time source for the virtual clock (tests). */
   realTime?: RealTimeSource;
+  /** Where `log: true` writes its lines; stderr by default. */
+  logWriter?: LogWriter;
 }
 
 export type MockApp = Koa<SandboxState, { sandbox: Sandbox }> & { sandbox: Sandbox };
@@ -38,14 +44,29 @@ function under(prefix: string, middleware: SandboxMiddleware): SandboxMiddleware
   };
 }
 
-/** What each operation runs, in order, after the /v1 chain has matched it. */
+/**
+ * What each operation runs, in order, after the /v1 chain (caller identification, rate limit) has
+ * matched it; `dispatch` (the handler) follows. Deprecation comes first so that every answer of a
+ * deprecated operation carries its headers; idempotency sits right around the handler, after
+ * validation, so it only ever remembers requests that reached the operation.
+ */
 function operationPipeline(op: OperationDef): SandboxMiddleware[] {
-  return [bindOperation(op), authenticate(), ...(op.body ? [jsonBody()] : [])];
+  return [bindOperation(op), deprecation(), authenticate(), ...(op.body ? [jsonBody()] : []), validateRequest(op), idempotency()];
 }
 
 export function createApp(options: CreateAppOptions = {}): MockApp {
+  return createAppWithOperations(options, OPERATIONS);
+}
+
+/**
+ * `createApp` with another operation table. Internal (not exported by the package): tests of the
+ * protocol middlewares add operations with behaviour no real one has (a handler that waits, one
+ * that fails once) and run them through exactly the pipeline every real operation gets.
+ */
+export function createAppWithOperations(options: CreateAppOptions, operations: readonly OperationDef[]): MockApp {
   const resolved = resolveOptions(options);
   const sandbox = new Sandbox(resolved, options.realTime);
+  checkDeprecatedOperations(sandbox.fixture, resolved.deprecations, operations.map((op) => op.operationId));
   const app = new Koa<SandboxState, { sandbox: Sandbox }>() as MockApp;
   app.sandbox = sandbox;
   app.context.sandbox = sandbox;
@@ -53,7 +74,7 @@ export function createApp(options: CreateAppOptions = {}): MockApp {
   // Errors never reach Koa's own handler (the envelope answers them); keep it silent in test suites.
   app.silent = true;
 
-  const apiRouter = buildApiRouter(API_PREFIX, OPERATIONS, operationPipeline);
+  const apiRouter = buildApiRouter(API_PREFIX, operations, operationPipeline);
   const adminRouter = buildAdminRouter(resolved.adminToken);
 
   const v1 = compose<SandboxContext>([
@@ -65,6 +86,7 @@ export function createApp(options: CreateAppOptions = {}): MockApp {
 
   const stack: SandboxMiddleware[] = [
     requestId(),
+    ...(resolved.log ? [requestLog(options.logWriter ? { write: options.logWriter } : {})] : []),
     errorEnvelope(),
     under(API_PREFIX, v1),
     // Outside /v1 only the admin API answers; anything else is a 404 in the envelope too.

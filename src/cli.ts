@@ -36,11 +36,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  const { sandbox } = mock.app;
-  process.stdout.write(
-    `${PROGRAM} listening on ${mock.url} (api ${mock.apiUrl}, admin ${mock.url}/__admin, fixtures ${sandbox.fixture.name}, seed ${sandbox.options.seed}, clock ${sandbox.clock.mode})\n`,
-  );
-
+  // Signal handlers go in before the listening line: a supervisor may signal as soon as it reads it.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -55,6 +51,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+
+  const { sandbox } = mock.app;
+  process.stdout.write(
+    `${PROGRAM} listening on ${mock.url} (api ${mock.apiUrl}, admin ${mock.url}/__admin, fixtures ${sandbox.fixture.name}, seed ${sandbox.options.seed}, clock ${sandbox.clock.mode})\n`,
+  );
 }
 
 void main();

@@ -3,6 +3,7 @@
  * here, once; a bad value throws ConfigError naming the setting, and nothing starts half-configured.
  */
 import { fileURLToPath } from 'node:url';
+import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from './http/deprecation.js';
 
 export type ClockSetting = 'running' | 'frozen' | string;
 
@@ -30,6 +31,11 @@ export interface MockOptions {
   rateLimit?: string;
   /** One line per request on stderr. */
   log?: boolean;
+  /**
+   * Operations deprecated from boot (spec §9), added to (and overriding) the fixture's
+   * `deprecations`. A sunset less than six months after `deprecated_at` is refused.
+   */
+  deprecations?: DeprecationConfig[];
 }
 
 export interface ResolvedOptions {
@@ -43,6 +49,7 @@ export interface ResolvedOptions {
   rateLimit: RateLimitQuotas;
   rateLimitSetting: string;
   log: boolean;
+  deprecations: DeprecationInfo[];
 }
 
 export class ConfigError extends Error {
@@ -81,18 +88,40 @@ export function parseClock(value: unknown, setting = 'clock'): ResolvedOptions['
 export function parseRateLimit(value: unknown, setting = 'rate-limit'): RateLimitQuotas {
   if (value === 'spec') return { ...SPEC_RATE_LIMIT };
   if (value === 'off') return { ...SPEC_RATE_LIMIT, enforce: false };
-  if (typeof value === 'string' && value.length > 0) {
-    const quotas = { ...SPEC_RATE_LIMIT };
-    for (const part of value.split(',')) {
-      const match = /^(free|paid)=(\d+)$/.exec(part.trim());
-      if (!match || Number(match[2]) < 1) {
-        throw new ConfigError(setting, `expected spec, off or free=N,paid=M with N, M >= 1, got ${JSON.stringify(value)}`);
-      }
-      quotas[match[1] as 'free' | 'paid'] = Number(match[2]);
-    }
-    return quotas;
+  const refuse = (detail: string) =>
+    new ConfigError(setting, `expected spec, off or free=N,paid=M (either part may be left out) with N, M from 1 to ${Number.MAX_SAFE_INTEGER}; ${detail}`);
+  if (typeof value !== 'string' || value.length === 0) throw refuse(`got ${JSON.stringify(value)}`);
+  const quotas = { ...SPEC_RATE_LIMIT };
+  const seen = new Set<string>();
+  for (const part of value.split(',')) {
+    const match = /^(free|paid)=(\d+)$/.exec(part.trim());
+    if (!match) throw refuse(`got ${JSON.stringify(value)}`);
+    const [, tier, digits] = match as unknown as [string, 'free' | 'paid', string];
+    const quota = Number(digits);
+    if (quota < 1 || !Number.isSafeInteger(quota)) throw refuse(`${tier}=${digits} is out of range`);
+    if (seen.has(tier)) throw refuse(`${tier} is given twice`);
+    seen.add(tier);
+    quotas[tier] = quota;
   }
-  throw new ConfigError(setting, `expected spec, off or free=N,paid=M, got ${JSON.stringify(value)}`);
+  return quotas;
+}
+
+/** The `deprecations` option: each entry checked like a fixture's, errors named `deprecations[i].field`. */
+export function parseDeprecations(value: unknown, setting = 'deprecations'): DeprecationInfo[] {
+  if (!Array.isArray(value)) throw new ConfigError(setting, `expected a list of {operation_id, deprecated_at, sunset, link}, got ${JSON.stringify(value)}`);
+  const seen = new Set<string>();
+  return value.map((entry, i) => {
+    let info: DeprecationInfo;
+    try {
+      info = parseDeprecation(entry);
+    } catch (error) {
+      if (!(error instanceof DeprecationRuleError)) throw error;
+      throw new ConfigError(`${setting}[${i}]${error.field ? `.${error.field}` : ''}`, error.message);
+    }
+    if (seen.has(info.operationId)) throw new ConfigError(`${setting}[${i}].operation_id`, `operation '${info.operationId}' is listed twice`);
+    seen.add(info.operationId);
+    return info;
+  });
 }
 
 function nonEmptyString(value: unknown, setting: string): string {
@@ -122,5 +151,6 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     rateLimit: parseRateLimit(rateLimitSetting),
     rateLimitSetting,
     log: options.log ?? false,
+    deprecations: parseDeprecations(options.deprecations ?? []),
   };
 }

@@ -4,8 +4,13 @@
  * what makes reset exact (msw's `reset()`: back to the initial set, nothing carried over).
  */
 import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual-clock.js';
+import type { JobOutcomeRule } from './jobs/outcome.js';
+import { settleJobs } from './jobs/settle.js';
+import { resolveJobSettings, type JobSettings } from './jobs/settings.js';
 import type { ResolvedOptions } from './options.js';
 import { IdGenerator, RequestIdGenerator } from './random.js';
+import { DeprecationRegistry, parseDeprecation } from './http/deprecation.js';
+import { IdempotencyStore } from './http/idempotency-store.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { populateAccount } from './store/account-template.js';
 import { loadFixture, type AccountTemplate, type LoadedFixture } from './store/fixture-file.js';
@@ -26,6 +31,17 @@ export class Sandbox {
   requestIds!: RequestIdGenerator;
   store!: Store;
   rateLimiter!: RateLimiter;
+  /** Durations and costs per job type: the fixture's `jobs` section over the defaults. */
+  readonly jobSettings: JobSettings;
+  /**
+   * Rules asked when a job is created, deciding how it ends (src/jobs/outcome.ts). Empty at boot,
+   * so every job completes; scenarios add rules here, and reset removes them.
+   */
+  jobOutcomeRules!: JobOutcomeRule[];
+  /** First responses of writes sent with an Idempotency-Key, per account (spec §8). */
+  idempotency!: IdempotencyStore;
+  /** Deprecated operations (spec §9): the fixture's, then the `deprecations` option's (which win). */
+  deprecations!: DeprecationRegistry;
   /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
   private readonly bootInstant: number;
 
@@ -34,6 +50,7 @@ export class Sandbox {
     private readonly realTime: RealTimeSource = Date.now,
   ) {
     this.fixture = loadFixture(options.fixtures);
+    this.jobSettings = resolveJobSettings(this.fixture.jobs);
     this.bootInstant = options.clock.start ?? realTime();
     this.boot();
   }
@@ -52,6 +69,10 @@ export class Sandbox {
     this.requestIds = new RequestIdGenerator();
     this.store = new Store();
     this.rateLimiter = new RateLimiter(this.options.rateLimit);
+    this.jobOutcomeRules = [];
+    this.idempotency = new IdempotencyStore();
+    // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
+    this.deprecations = new DeprecationRegistry([...(this.fixture.deprecations ?? []).map(parseDeprecation), ...this.options.deprecations]);
     for (const account of this.fixture.accounts) {
       const scoped = this.createAccount({
         id: account.id,
@@ -73,6 +94,11 @@ export class Sandbox {
 
   timestamp(): string {
     return isoTimestamp(this.clock.now());
+  }
+
+  /** Brings the account's jobs up to the clock, charging credits for completed ones (idempotent). */
+  settleJobs(account: AccountStore): void {
+    settleJobs(account, { now: this.clock.now(), seed: this.options.seed });
   }
 
   createAccount(input: {

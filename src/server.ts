@@ -46,8 +46,12 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
         // In-flight requests finish; idle keep-alive sockets close now, stragglers after a grace period.
         const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
         force.unref();
+        // A keep-alive socket whose request finishes after close() starts is idle only then: sweep.
+        const sweep = setInterval(() => server.closeIdleConnections(), 25);
+        sweep.unref();
         server.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();

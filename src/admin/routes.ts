@@ -63,9 +63,11 @@ const advanceClockSchema: JsonSchema = {
   properties: { seconds: { type: 'number', minimum: 0, maximum: 10 * 365 * 24 * 3600 } },
 };
 
+/** The account, its jobs settled first: admin views show credits, and credits follow the clock. */
 function accountOr404(ctx: SandboxContext, id: string): AccountStore {
   const account = ctx.sandbox.store.forAccount(id);
   if (!account) throw new ApiError('resource_missing', { param: 'id', message: `No such account: '${id}'.` });
+  ctx.sandbox.settleJobs(account);
   return account;
 }
 
@@ -99,7 +101,7 @@ export function buildAdminRouter(adminToken: string | undefined): Router<Sandbox
   });
 
   route('get', '/accounts', (ctx) => {
-    const data = ctx.sandbox.store.accountIds().map((id) => ctx.sandbox.store.forAccount(id)!.account);
+    const data = ctx.sandbox.store.accountIds().map((id) => accountOr404(ctx, id).account);
     ctx.body = { object: 'list', data, has_more: false };
   });
 

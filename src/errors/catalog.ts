@@ -29,8 +29,20 @@ export const ERROR_CATALOG = {
     message: 'This method is not allowed on this path.',
     extension: true,
   },
+  idempotency_key_reused: {
+    status: 400,
+    type: 'invalid_request_error',
+    message: 'This Idempotency-Key was already used with a different request.',
+    extension: true,
+  },
   validation_failed: { status: 422, type: 'validation_error', message: 'The request is well-formed but contains invalid data.' },
   rate_limit_exceeded: { status: 429, type: 'invalid_request_error', message: 'Too many requests. Retry after the time given in Retry-After.' },
+  insufficient_credits: {
+    status: 402,
+    type: 'api_error',
+    message: 'The account does not have enough credits for this job.',
+    extension: true,
+  },
   internal_error: { status: 500, type: 'api_error', message: 'An unexpected error occurred on our side.' },
 } as const satisfies Record<string, CatalogEntry>;
 

@@ -15,9 +15,17 @@ export const MESSAGES = {
   unknownParameter: (name: string) => `Received unknown parameter: ${name}.`,
   missingParameter: (name: string) => `Missing required parameter: ${name}.`,
   invalidQuery: (name: string, detail: string) => `Invalid value for '${name}': ${detail}.`,
+  unknownCursor: (id: string) => `Invalid value for 'starting_after': no object with id '${id}' in this list.`,
   validationFailed: 'The request contains invalid data. See `errors` for the fields.',
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
   internal: 'An unexpected error occurred on our side. The request may be retried.',
   rateLimited: 'Too many requests. Retry after the number of seconds in Retry-After.',
+  crawlUrl: 'must be an absolute http or https URL',
+  insufficientCredits: (needed: number, available: number) =>
+    `Insufficient credits: this crawl may cost up to ${needed} credits and the account has ${available} available. Credits held by unfinished jobs are not available.`,
+  idempotencyKeyLength: (max: number, got: number) => `The Idempotency-Key header must be 1 to ${max} characters long; got ${got}.`,
+  idempotencyKeyReused: (key: string) =>
+    `Keys for idempotent requests can only be used with the same method, path and body they were first used with. ` +
+    `Use a new key for a different request (key: '${key.length > 40 ? `${key.slice(0, 40)}…` : key}').`,
 } as const;

@@ -4,6 +4,7 @@ import type { OperationDef } from '../operations/types.js';
 import type { Sandbox } from '../sandbox.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
+import type { DeprecationInfo } from './deprecation.js';
 import type { RateLimitStanding } from './rate-limiter.js';
 
 /** Who sent the request, as far as can be told before authentication is enforced. */
@@ -20,6 +21,17 @@ export interface SandboxState {
   /** The caller's account, scoped: the only store handlers see. Set by `authenticate`. */
   store?: AccountStore;
   apiKey?: ApiKeyRecord;
+  /** The request as validated against the operation's declaration. Set by `validateRequest`. */
+  input?: { params: Record<string, string>; query: Record<string, unknown>; body: Record<string, unknown> | undefined };
+  /** The `Idempotency-Key` of a write that sent one. Set by `idempotency`. */
+  idempotencyKey?: string;
+  /** True when this response replays the stored first response of an idempotent write. */
+  idempotentReplayed?: boolean;
+  /**
+   * The deprecation this response announces. The `deprecation` middleware sets it from the sandbox's
+   * registry; a scenario may set it for one request; its headers are written when the request ends.
+   */
+  deprecation?: DeprecationInfo;
 }
 
 export type SandboxContext = ParameterizedContext<SandboxState> & { sandbox: Sandbox };

@@ -1,8 +1,10 @@
 /**
- * The one pagination mechanism of every list (spec §2.1, §4): newest first, `starting_after` an id
- * of the collection, `limit` 1..100 (validated with the query), `has_more` and `url`.
+ * The one pagination mechanism of every list (spec §2.1, §4): newest first by creation (see
+ * Collection), `starting_after` an id of the collection, `limit` 1..100 (validated with the query by
+ * `paginatedQuery()`), `has_more` and `url` (the request path, `/v1` included, without the query).
  */
 import { ApiError } from '../errors/api-error.js';
+import { MESSAGES } from '../errors/messages.js';
 import type { Collection, Identified } from '../store/collection.js';
 
 export interface ListQuery {
@@ -35,10 +37,7 @@ export function listPage<T extends Identified, V = T>(
   const both = scope && filter ? (record: T) => scope(record) && filter(record) : (scope ?? filter);
   const page = outOfScope ? undefined : collection.page({ limit: query.limit, startingAfter: query.starting_after, filter: both });
   if (!page) {
-    throw new ApiError('bad_request', {
-      param: 'starting_after',
-      message: `Invalid value for 'starting_after': no object with id '${query.starting_after}' in this list.`,
-    });
+    throw new ApiError('bad_request', { param: 'starting_after', message: MESSAGES.unknownCursor(String(query.starting_after)) });
   }
   const view = options.view ?? ((record: T) => record as unknown as V);
   return { object: 'list', data: page.data.map(view), has_more: page.hasMore, url: options.url };

@@ -1,7 +1,7 @@
 /**
  * Builds the /v1 router from the operation table. Each operation gets the per-operation middleware
- * chain (given by app.ts, where the whole order is visible) followed by `dispatch`, which validates
- * the request against the declaration and runs the handler.
+ * chain (given by app.ts, where the whole order is visible) followed by `dispatch`, which runs the
+ * handler on the input `validateRequest` checked.
  */
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
@@ -22,9 +22,14 @@ export function bindOperation(op: OperationDef): SandboxMiddleware {
   };
 }
 
-export function dispatch(op: OperationDef): SandboxMiddleware {
+/**
+ * Checks path parameters, query and body against the declaration and leaves the result on
+ * `ctx.state.input`. Separate from `dispatch` so that middlewares between the two (idempotency) see
+ * only requests that are valid, and never remember a validation failure.
+ */
+export function validateRequest(op: OperationDef): SandboxMiddleware {
   const validators = validatorsFor(op);
-  return async function dispatchMiddleware(ctx, next) {
+  return async function validateRequestMiddleware(ctx, next) {
     const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
     if (validators.params && !validators.params(params)) {
       const failed = validators.params.errors?.[0]?.instancePath.slice(1) ?? 'id';
@@ -40,9 +45,18 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
       }
       validateBody(validators.body, body, op.body);
     }
-    const { store, apiKey } = ctx.state;
+    ctx.state.input = { params, query, body };
+    await next();
+  };
+}
+
+/** Runs the handler on the validated input and writes its result: the end of every operation's chain. */
+export function dispatch(op: OperationDef): SandboxMiddleware {
+  return async function dispatchMiddleware(ctx, next) {
+    const { store, apiKey, input } = ctx.state;
     if (!store || !apiKey) throw new Error('dispatch must run after authenticate');
-    const result = await op.handler({ store, apiKey, body, query, params, sandbox: ctx.sandbox, path: ctx.path });
+    if (!input) throw new Error('dispatch must run after validateRequest');
+    const result = await op.handler({ ...input, store, apiKey, sandbox: ctx.sandbox, path: ctx.path });
     ctx.status = result.status ?? op.success.status;
     ctx.body = result.body;
     // No next(): the operation is answered. (A later matching layer must not run.)

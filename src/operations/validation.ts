@@ -93,12 +93,35 @@ function describe(error: ErrorObject): string {
   }
 }
 
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+
+/**
+ * What ajv's coercion would let through: a repeated scalar parameter (`?limit=5&limit=6` arrives as an
+ * array) and integers written as `0x10`, `5e0`, ` 5` or `+5`, which `Number()` accepts. A query
+ * integer is plain decimal digits, given once.
+ */
+function checkQueryScalars(schema: JsonSchema, query: Record<string, unknown>): void {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  for (const [name, value] of Object.entries(query)) {
+    const property = properties[name];
+    if (!property) continue;
+    const types = ([] as unknown[]).concat(property.type);
+    if (Array.isArray(value) && !types.includes('array')) {
+      throw new ApiError('bad_request', { param: name, message: MESSAGES.invalidQuery(name, 'must be given only once') });
+    }
+    if (types.includes('integer') && typeof value === 'string' && !DECIMAL_INTEGER.test(value)) {
+      throw new ApiError('bad_request', { param: name, message: MESSAGES.invalidQuery(name, 'must be an integer') });
+    }
+  }
+}
+
 export function validateQuery(validate: ValidateFunction | undefined, query: Record<string, unknown>): void {
   if (!validate) {
     const [first] = Object.keys(query);
     if (first !== undefined) throw new ApiError('parameter_unknown', { param: first, message: MESSAGES.unknownParameter(first) });
     return;
   }
+  checkQueryScalars(validate.schema as JsonSchema, query);
   if (validate(query)) return;
   const errors = validate.errors ?? [];
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');

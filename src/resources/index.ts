@@ -1,8 +1,9 @@
 /**
  * Every /v1 operation, in one list, and every account seeder, in order. Routing, validation, the
  * OpenAPI document and the contract tests read OPERATIONS. A resource module adds its operations
- * and its seeder here.
+ * and its seeder here, and the job kinds it runs.
  */
+import { registerJobKind } from '../jobs/kinds.js';
 import type { OperationDef } from '../operations/types.js';
 import { registerSeeder } from '../store/account-template.js';
 import { adOperations } from './ads/operations.js';
@@ -19,13 +20,17 @@ import { experienceOperations } from './experiences/operations.js';
 import { seedExperiences } from './experiences/seed.js';
 import { formSubmissionOperations } from './form-submissions/operations.js';
 import { seedForms } from './forms/seed.js';
+import { jobOperations } from './jobs/operations.js';
 import { priceVariantOperations } from './price-variants/operations.js';
 import { seedPriceVariants } from './price-variants/seed.js';
 import { statusOperations } from './status/operations.js';
+import { crawlJobKind, webOperations } from './web/operations.js';
 
 export const OPERATIONS: readonly OperationDef[] = [
   ...apiKeyOperations,
   ...statusOperations,
+  ...webOperations,
+  ...jobOperations,
   ...formSubmissionOperations,
   ...adOperations,
   ...emailOperations,
@@ -45,3 +50,5 @@ registerSeeder(seedEventSessions);
 registerSeeder(seedForms);
 registerSeeder(seedInboxes);
 registerSeeder(seedAdDestinations);
+
+registerJobKind(crawlJobKind);

@@ -3,9 +3,8 @@
  * records to act on. Each resource module contributes a seeder for the collections it owns; they
  * run in the order listed here (later ones may reference records made by earlier ones).
  */
-import { Faker, en } from '@faker-js/faker';
-import type { IdGenerator } from '../random.js';
-import { deriveSeed } from '../random.js';
+import type { Faker } from '@faker-js/faker';
+import { seededFaker, type IdGenerator } from '../random.js';
 import type { AccountTemplate } from './fixture-file.js';
 import type { PinnedRecords } from './pinned-records.js';
 import type { AccountStore } from './store.js';
@@ -35,9 +34,8 @@ export function populateAccount(
   store: AccountStore,
   options: { template: AccountTemplate; ids: IdGenerator; now: number; seed: string; pinned?: PinnedRecords | undefined },
 ): void {
-  const faker = new Faker({ locale: [en] });
   // Seeded per account: an account's data does not depend on what other accounts hold.
-  faker.seed(deriveSeed(options.seed, store.id));
+  const faker = seededFaker(options.seed, store.id);
   const context: SeedContext = {
     store,
     faker,

@@ -5,7 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
-import { FIXTURES_DIR } from '../options.js';
+import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../http/deprecation.js';
+import { FIXTURE_JOBS_SCHEMA, type FixtureJobSettings } from '../jobs/settings.js';
+import { ConfigError, FIXTURES_DIR } from '../options.js';
 import { PINNED_RECORDS_SCHEMA, pinnedRecordsProblem, type PinnedRecords } from './pinned-records.js';
 
 export interface FixtureApiKey {
@@ -38,8 +40,10 @@ export interface Fixture {
   description: string;
   accounts: FixtureAccount[];
   template: AccountTemplate;
-  /** Operations marked deprecated from boot; see the README's deprecation section. */
-  deprecations?: Record<string, unknown>[];
+  /** Operations marked deprecated from boot; see the README's "Deprecation" section. */
+  deprecations?: DeprecationConfig[];
+  /** Job durations and costs per job type; defaults in src/jobs/settings.ts (README "Jobs"). */
+  jobs?: FixtureJobSettings;
 }
 
 export interface LoadedFixture extends Fixture {
@@ -101,7 +105,21 @@ export const FIXTURE_SCHEMA = {
         counts: { type: 'object', additionalProperties: { type: 'integer', minimum: 0, maximum: 100000 } },
       },
     },
-    deprecations: { type: 'array', items: { type: 'object' } },
+    deprecations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['operation_id', 'deprecated_at', 'sunset', 'link'],
+        properties: {
+          operation_id: { type: 'string', minLength: 1 },
+          deprecated_at: { type: 'string', format: 'date-time' },
+          sunset: { type: 'string', format: 'date-time' },
+          link: { type: 'string', minLength: 1 },
+        },
+      },
+    },
+    jobs: FIXTURE_JOBS_SCHEMA,
   },
 } as const;
 
@@ -162,12 +180,30 @@ export function parseFixture(raw: unknown, file: string): Fixture {
       seenTokens.add(key.token);
     });
   });
+  const deprecated = new Set<string>();
+  (fixture.deprecations ?? []).forEach((entry, i) => {
+    try {
+      parseDeprecation(entry);
+    } catch (error) {
+      if (!(error instanceof DeprecationRuleError)) throw error;
+      throw new FixtureError(file, `/deprecations/${i}${error.field ? `/${error.field}` : ''}`, error.message);
+    }
+    if (deprecated.has(entry.operation_id)) {
+      throw new FixtureError(file, `/deprecations/${i}/operation_id`, `operation '${entry.operation_id}' is listed twice`);
+    }
+    deprecated.add(entry.operation_id);
+  });
   return fixture;
+}
+
+/** How a fixture file is named in messages: relative to the working directory when that is shorter. */
+export function shownFixturePath(file: string): string {
+  return path.relative(process.cwd(), file) || file;
 }
 
 export function loadFixture(nameOrPath: string): LoadedFixture {
   const file = resolveFixturePath(nameOrPath);
-  const shown = path.relative(process.cwd(), file) || file;
+  const shown = shownFixturePath(file);
   if (!existsSync(file)) throw new FixtureError(shown, '', 'file not found');
   let raw: unknown;
   try {
@@ -176,4 +212,20 @@ export function loadFixture(nameOrPath: string): LoadedFixture {
     throw new FixtureError(shown, '', `not valid JSON (${(error as Error).message})`);
   }
   return { ...parseFixture(raw, shown), name: path.basename(file, '.json'), file };
+}
+
+/**
+ * Refuses a deprecation of an operation that does not exist (a typo would otherwise silently mark
+ * nothing), naming the fixture file and path, or the option.
+ */
+export function checkDeprecatedOperations(fixture: LoadedFixture, fromOptions: readonly DeprecationInfo[], known: readonly string[]): void {
+  const hint = `known operations: ${known.join(', ')}`;
+  (fixture.deprecations ?? []).forEach((entry, i) => {
+    if (!known.includes(entry.operation_id)) {
+      throw new FixtureError(shownFixturePath(fixture.file), `/deprecations/${i}/operation_id`, `unknown operation '${entry.operation_id}' (${hint})`);
+    }
+  });
+  fromOptions.forEach((entry, i) => {
+    if (!known.includes(entry.operationId)) throw new ConfigError(`deprecations[${i}].operation_id`, `unknown operation '${entry.operationId}' (${hint})`);
+  });
 }

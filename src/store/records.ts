@@ -30,6 +30,68 @@ export interface ApiKeyRecord {
   revoked_at: string | null;
 }
 
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+export type JobOutcomeStatus = Extract<JobStatus, 'completed' | 'failed' | 'cancelled'>;
+/** Job types the sandbox runs (spec §2.3 leaves the values open; see the README's Jobs section). */
+export type JobType = 'crawl';
+
+/** The input of a crawl job: the body of `POST /v1/web/crawl` with its defaults filled in. */
+export interface CrawlInput {
+  url: string;
+  max_pages: number;
+  max_depth: number;
+}
+
+/**
+ * When each state of a job begins and how the job ends, fixed when it is created. Its state at any
+ * instant is derived from this and the virtual clock (src/jobs/derive.ts). Times are virtual ms.
+ */
+export interface JobTimeline {
+  queued_at_ms: number;
+  /** Processing begins (unless the job ends first, at progress 0). */
+  started_at_ms: number;
+  /** How long processing would take from progress 0 to 100. */
+  processing_ms: number;
+  /** The job reaches its outcome. */
+  ends_at_ms: number;
+  outcome: JobOutcomeStatus;
+  /** Progress the job shows once ended: 100 when completed; where it stopped otherwise. */
+  ends_at_progress: number;
+  /** Message and code of a failed job; null otherwise. */
+  error: string | null;
+  error_code: string | null;
+  /** Revealed in the job once processing starts: the provider has the work then. */
+  provider_request_id: string;
+}
+
+/**
+ * A job (spec §2.3). The first fields are the public Job, brought up to the clock by
+ * `settleJobs`; the last three are internal and never leave through /v1.
+ */
+export interface JobRecord {
+  id: string;
+  object: 'job';
+  type: JobType;
+  status: JobStatus;
+  model: string;
+  progress: number;
+  input: CrawlInput;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  error_code: string | null;
+  credits_used: number;
+  provider_request_id: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  /** Internal: the job's whole course, decided at creation. */
+  timeline: JobTimeline;
+  /** Internal: credits charged when (and only if) the job completes. */
+  credits_cost: number;
+  /** Internal: credits held back from the balance while the job is unfinished. */
+  credits_hold: number;
+}
+
 /** A record of any collection whose shape this core module does not need to know. */
 export interface GenericRecord {
   id: string;
@@ -287,7 +349,7 @@ export interface CollectionRecords {
   event_sessions: EventSessionRecord;
   ad_destinations: AdDestinationRecord;
   conversions: ConversionRecord;
-  jobs: GenericRecord;
+  jobs: JobRecord;
 }
 
 export type CollectionName = keyof CollectionRecords;

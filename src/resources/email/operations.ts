@@ -27,7 +27,7 @@ export const updateInbox = defineOperation<{ display_name?: string; metadata?: R
     },
   },
   success: { status: 200, description: 'The updated inbox.', schema: inboxSchema },
-  errors: [401, 403, 404, 422, 429],
+  errors: [400, 401, 403, 404, 422, 429],
   handler({ params, body, store }) {
     const inbox = required(store.collection('inboxes').get(params.id), 'inbox', params.id, 'id');
     const { merged, errors } = mergeMetadata(inbox.metadata, body.metadata ?? {});
@@ -53,7 +53,7 @@ export const listInboxMessages = defineOperation<undefined, ListQuery & { label?
     direction: { enum: ['inbound', 'outbound'], description: 'Only messages of this direction.' },
   }),
   success: { status: 200, description: 'A page of messages.', schema: listEnvelopeSchema(messageSchema) },
-  errors: [401, 403, 404, 429],
+  errors: [400, 401, 403, 404, 429],
   handler({ params, query, store, path }) {
     const inbox = required(store.collection('inboxes').get(params.inbox_id), 'inbox', params.inbox_id, 'inbox_id');
     const { label, direction } = query;

@@ -1,0 +1,175 @@
+/**
+ * Deprecation of spec §9. A deprecated operation answers, on every response it gives:
+ * - `Deprecation: @<unix seconds>`: an RFC 9651 Date item (RFC 9745), serialized by structured-headers;
+ * - `Sunset: <HTTP-date>` (RFC 8594, IMF-fixdate), at least six calendar months after the deprecation;
+ * - `Link: <url>; rel="deprecation"` pointing at migration notes.
+ * Operations are marked by the fixture's `deprecations`, the `deprecations` option of createApp, or
+ * (scenarios) by adding to the sandbox's registry or setting `ctx.state.deprecation` for one request.
+ * Every way in goes through `parseDeprecation`/`checkSunsetRule`, so a sunset too early is refused
+ * wherever it comes from.
+ */
+import { serializeItem } from 'structured-headers';
+import type { Next, SandboxContext } from './context.js';
+
+export interface DeprecationInfo {
+  operationId: string;
+  /** Epoch ms, whole seconds: when the operation became (or will become) deprecated. */
+  deprecatedAt: number;
+  /** Epoch ms, whole seconds: after this the operation stops answering (the sandbox does not enforce it). */
+  sunset: number;
+  /** Migration notes: a URI reference, absolute or relative. */
+  link: string;
+}
+
+/** The written form, as in a fixture file or the `deprecations` option: snake_case, ISO 8601 times. */
+export interface DeprecationConfig {
+  operation_id: string;
+  deprecated_at: string;
+  sunset: string;
+  link: string;
+}
+
+export type DeprecationField = keyof DeprecationConfig;
+
+export const DEPRECATION_FIELDS: readonly DeprecationField[] = ['operation_id', 'deprecated_at', 'sunset', 'link'];
+
+/** Spec §8/§9: at least six months between deprecation and removal. */
+export const MIN_SUNSET_MONTHS = 6;
+
+/** A rule a deprecation breaks, naming the field, so callers can name the file path or option. */
+export class DeprecationRuleError extends Error {
+  constructor(
+    readonly field: DeprecationField | '',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DeprecationRuleError';
+  }
+}
+
+// An ISO 8601 date-time with an explicit offset: without one Date.parse would read local time.
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+// Inside `<…>` of a Link header: no spaces, quotes, angle brackets or control characters.
+const URI_REFERENCE = /^[\x21\x23-\x3b\x3d\x3f-\x7e]{1,2048}$/;
+
+/** The same instant six calendar months later (UTC); a day past the end of that month clamps to its last. */
+export function earliestSunset(deprecatedAt: number): number {
+  const d = new Date(deprecatedAt);
+  const months = d.getUTCMonth() + MIN_SUNSET_MONTHS;
+  const year = d.getUTCFullYear() + Math.floor(months / 12);
+  const month = months % 12;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return Date.UTC(year, month, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
+}
+
+/** HTTP-date (RFC 9110 §5.6.7 IMF-fixdate), e.g. `Wed, 15 Jul 2026 12:00:00 GMT`. */
+export function httpDate(ms: number): string {
+  return new Date(ms).toUTCString();
+}
+
+export function checkSunsetRule(info: Pick<DeprecationInfo, 'deprecatedAt' | 'sunset'>): void {
+  const earliest = earliestSunset(info.deprecatedAt);
+  if (info.sunset < earliest) {
+    throw new DeprecationRuleError(
+      'sunset',
+      `must be at least ${MIN_SUNSET_MONTHS} months after deprecated_at (${new Date(info.deprecatedAt).toISOString()}): ` +
+        `the earliest allowed is ${new Date(earliest).toISOString()}, got ${new Date(info.sunset).toISOString()}`,
+    );
+  }
+}
+
+function instant(raw: Record<string, unknown>, field: 'deprecated_at' | 'sunset'): number {
+  const value = raw[field];
+  if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new DeprecationRuleError(field, `must be an ISO 8601 date-time with a time zone (e.g. 2026-01-01T00:00:00Z), got ${JSON.stringify(value)}`);
+  }
+  // The headers carry whole seconds; the rule is checked on what is sent.
+  return Math.floor(Date.parse(value) / 1000) * 1000;
+}
+
+/** Checks a written deprecation (any JSON value) and returns it in the form the middleware uses. */
+export function parseDeprecation(raw: unknown): DeprecationInfo {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new DeprecationRuleError('', 'must be an object');
+  const record = raw as Record<string, unknown>;
+  const unknown = Object.keys(record).find((k) => !(DEPRECATION_FIELDS as readonly string[]).includes(k));
+  if (unknown !== undefined) throw new DeprecationRuleError('', `unknown field '${unknown}' (expected ${DEPRECATION_FIELDS.join(', ')})`);
+  const missing = DEPRECATION_FIELDS.find((k) => record[k] === undefined);
+  if (missing !== undefined) throw new DeprecationRuleError(missing, 'is required');
+  if (typeof record.operation_id !== 'string' || record.operation_id === '') {
+    throw new DeprecationRuleError('operation_id', 'must be a non-empty operation id, e.g. listApiKeys');
+  }
+  if (typeof record.link !== 'string' || !URI_REFERENCE.test(record.link)) {
+    throw new DeprecationRuleError('link', 'must be a URI reference of at most 2048 characters without spaces, quotes or angle brackets');
+  }
+  const info: DeprecationInfo = {
+    operationId: record.operation_id,
+    deprecatedAt: instant(record, 'deprecated_at'),
+    sunset: instant(record, 'sunset'),
+    link: record.link,
+  };
+  checkSunsetRule(info);
+  return info;
+}
+
+/** The three headers of spec §9 for one deprecation. */
+export function deprecationHeaders(info: DeprecationInfo): Record<string, string> {
+  return {
+    // structured-headers serializes a JS Date as an RFC 9651 Date item: `@` + integer seconds.
+    Deprecation: serializeItem([new Date(info.deprecatedAt), new Map()]),
+    Sunset: httpDate(info.sunset),
+    Link: `<${info.link}>; rel="deprecation"`,
+  };
+}
+
+/**
+ * The operations deprecated in this sandbox, by operation id. Built in `Sandbox.boot()` from the
+ * fixture and the options (so reset restores it); scenarios may add and remove entries, and the
+ * OpenAPI document can ask `isDeprecated` to flag operations.
+ */
+export class DeprecationRegistry {
+  private readonly byOperation = new Map<string, DeprecationInfo>();
+
+  constructor(entries: Iterable<DeprecationInfo> = []) {
+    for (const entry of entries) this.set(entry);
+  }
+
+  get(operationId: string): DeprecationInfo | undefined {
+    return this.byOperation.get(operationId);
+  }
+
+  isDeprecated(operationId: string): boolean {
+    return this.byOperation.has(operationId);
+  }
+
+  /** Marks (or re-marks) an operation deprecated; refuses a sunset less than six months after. */
+  set(info: DeprecationInfo): void {
+    checkSunsetRule(info);
+    this.byOperation.set(info.operationId, { ...info });
+  }
+
+  delete(operationId: string): boolean {
+    return this.byOperation.delete(operationId);
+  }
+
+  list(): DeprecationInfo[] {
+    return [...this.byOperation.values()].map((info) => ({ ...info }));
+  }
+}
+
+/**
+ * Per-operation middleware, right after the operation is bound: every response of a deprecated
+ * operation carries the headers, its errors (401, 404, 422…) included, because the headers are
+ * written when the request ends, whatever set `ctx.state.deprecation` (registry or scenario).
+ */
+export function deprecation() {
+  return async function deprecationMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+    const operation = ctx.state.operation;
+    if (operation) ctx.state.deprecation ??= ctx.sandbox.deprecations.get(operation.operationId);
+    try {
+      await next();
+    } finally {
+      const info = ctx.state.deprecation;
+      if (info) ctx.set(deprecationHeaders(info));
+    }
+  };
+}

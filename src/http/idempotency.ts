@@ -1,0 +1,113 @@
+/**
+ * `Idempotency-Key` on every write (spec §4 common rules, §7.3, §8). Runs after authentication and
+ * request validation, around the handler:
+ * - a key longer than 255 characters (or empty) is refused with 400 naming the header;
+ * - keys are scoped to the account (every key of the account shares them) and remembered 24 hours
+ *   of the virtual clock;
+ * - the same key with the same payload (method, path, canonical query and body) replays the first
+ *   response byte for byte, with a fresh Request-Id and `Idempotent-Replayed: true`;
+ * - the same key with another payload is 400 `idempotency_key_reused`;
+ * - a second request arriving while the first still runs waits for it, then replays it;
+ * - what is kept: successes and the 4xx the handler decided (Stripe's rule: a result once the
+ *   operation has started). Not kept, so a retry with the same key runs again: 5xx (spec §7.3.5:
+ *   a 500 may be retried idempotently) and 401/403/429, which say nothing about the operation.
+ *   Validation failures never get here (validateRequest runs first).
+ * Reads (GET) ignore the header.
+ */
+import { ApiError, isApiError } from '../errors/api-error.js';
+import { MESSAGES } from '../errors/messages.js';
+import { isWrite } from '../operations/types.js';
+import type { Next, SandboxContext } from './context.js';
+import type { IdempotencyLookup, StoredResponse } from './idempotency-store.js';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** Statuses that describe the caller or its quota rather than the operation's outcome. */
+const NOT_AN_OUTCOME = new Set([401, 403, 429]);
+
+function isKept(status: number): boolean {
+  return status < 500 && !NOT_AN_OUTCOME.has(status);
+}
+
+/** JSON with object keys sorted at every level: `{"b":1,"a":2}` and `{"a":2,"b":1}` are one payload. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+function fingerprintOf(ctx: SandboxContext): string {
+  const input = ctx.state.input;
+  return [ctx.method, ctx.path, canonicalJson(input?.query ?? {}), canonicalJson(input?.body)].join('\n');
+}
+
+function serializedBody(body: unknown): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+function replay(ctx: SandboxContext, stored: StoredResponse): void {
+  ctx.status = stored.status;
+  ctx.set(stored.headers);
+  if (stored.body !== undefined) {
+    ctx.body = stored.body;
+    ctx.type = 'application/json';
+  }
+  ctx.set(REPLAYED_HEADER, 'true');
+  ctx.state.idempotentReplayed = true;
+}
+
+async function runAndRemember(ctx: SandboxContext, next: Next, lookup: Extract<IdempotencyLookup, { kind: 'new' }>): Promise<void> {
+  try {
+    await next();
+  } catch (error) {
+    // Unknown errors become a 500 in the envelope: not kept, like any 5xx.
+    const kept = isApiError(error) && isKept(error.status);
+    lookup.finish(kept ? { status: error.status, body: JSON.stringify(error.toBody()), headers: { ...error.headers } } : undefined);
+    throw error;
+  }
+  lookup.finish(isKept(ctx.status) ? { status: ctx.status, body: serializedBody(ctx.body), headers: {} } : undefined);
+}
+
+export function idempotency() {
+  return async function idempotencyMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+    const operation = ctx.state.operation;
+    const key = ctx.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+    if (!operation || !isWrite(operation) || key === undefined) {
+      await next();
+      return;
+    }
+    // Node joins a repeated header into one string; it is judged as sent.
+    const value = Array.isArray(key) ? key.join(', ') : key;
+    if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+      throw new ApiError('bad_request', { param: IDEMPOTENCY_KEY_HEADER, message: MESSAGES.idempotencyKeyLength(MAX_IDEMPOTENCY_KEY_LENGTH, value.length) });
+    }
+    const store = ctx.state.store;
+    if (!store) throw new Error('idempotency must run after authenticate');
+    ctx.state.idempotencyKey = value;
+    const fingerprint = fingerprintOf(ctx);
+    for (;;) {
+      const lookup = ctx.sandbox.idempotency.begin(store.id, value, fingerprint, ctx.sandbox.clock.now());
+      switch (lookup.kind) {
+        case 'wait':
+          // The first request's outcome decides: replay it, or (if it was not kept) run this one.
+          await lookup.settled;
+          continue;
+        case 'mismatch':
+          throw new ApiError('idempotency_key_reused', { param: IDEMPOTENCY_KEY_HEADER, message: MESSAGES.idempotencyKeyReused(value) });
+        case 'replay':
+          replay(ctx, lookup.response);
+          return;
+        case 'new':
+          await runAndRemember(ctx, next, lookup);
+          return;
+      }
+    }
+  };
+}

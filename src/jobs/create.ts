@@ -1,0 +1,70 @@
+/**
+ * Creating a job: id, outcome (asked of the sandbox's rules), timeline and the stored record in
+ * state `queued`. Resource modules call this after validating their input and checking credits.
+ */
+import { isoTimestamp } from '../clock/virtual-clock.js';
+import { Prng } from '../random.js';
+import type { Sandbox } from '../sandbox.js';
+import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
+import { decideJobOutcome } from './outcome.js';
+import { buildTimeline } from './timeline.js';
+
+export interface NewJob {
+  type: JobType;
+  model: string;
+  operationId: string;
+  input: CrawlInput;
+  /** Units of work the job will do (for a crawl: pages); sets its duration and cost. */
+  units: number;
+  /** Credits held while the job is unfinished: at least what it will cost. */
+  creditsHold: number;
+}
+
+export function createJob(sandbox: Sandbox, store: AccountStore, apiKey: ApiKeyRecord, job: NewJob): JobRecord {
+  const now = sandbox.now();
+  const id = sandbox.ids.next('job');
+  const settings = sandbox.jobSettings[job.type];
+  const outcome = decideJobOutcome(
+    { jobId: id, type: job.type, operationId: job.operationId, accountId: store.id, apiKeyId: apiKey.id, input: job.input, now },
+    sandbox.jobOutcomeRules,
+  );
+  const timeline = buildTimeline({
+    now,
+    settings,
+    units: job.units,
+    outcome,
+    provider_request_id: providerRequestId(sandbox.options.seed, id),
+  });
+  const record: JobRecord = {
+    id,
+    object: 'job',
+    type: job.type,
+    status: 'queued',
+    model: job.model,
+    progress: 0,
+    input: job.input,
+    result: null,
+    error: null,
+    error_code: null,
+    credits_used: 0,
+    provider_request_id: null,
+    created_at: isoTimestamp(now),
+    started_at: null,
+    completed_at: null,
+    timeline,
+    credits_cost: job.units * settings.credits_per_page,
+    credits_hold: job.creditsHold,
+  };
+  return store.collection('jobs').insert(record);
+}
+
+/** The upstream provider's request id: a UUID seeded by the sandbox seed and the job id. */
+function providerRequestId(seed: string, jobId: string): string {
+  const prng = new Prng(`provider:${seed}:${jobId}`);
+  const hex = Array.from({ length: 32 }, () => (prng.nextUint32() % 16).toString(16));
+  hex[12] = '4';
+  hex[16] = '89ab'[prng.nextUint32() % 4]!;
+  const s = hex.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}

@@ -1,0 +1,31 @@
+/** Jobs: spec §4.4, §2.3, §3. A job is read as it stands at the virtual clock's now. */
+import { resourceMissing } from '../../errors/api-error.js';
+import { prefixedIdSchema } from '../../operations/schemas.js';
+import { defineOperation } from '../../operations/types.js';
+import { crawlJobSchema } from '../web/schemas.js';
+import { jobView } from './schemas.js';
+
+export const getJob = defineOperation<undefined, Record<string, never>, { id: string }>({
+  operationId: 'getJob',
+  method: 'GET',
+  path: '/jobs/{id}',
+  tag: 'Jobs',
+  specSection: '4.4',
+  summary: 'Get job',
+  description:
+    'Returns the job as it stands now (used for polling a crawl). Its status, progress and timestamps follow the virtual clock; ' +
+    '`result` is filled once the job is `completed`.',
+  params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: prefixedIdSchema('job', 'The job id.') } },
+  query: { type: 'object', additionalProperties: false, properties: {} },
+  success: { status: 200, description: 'The job.', schema: crawlJobSchema },
+  errors: [400, 401, 404, 429, 500],
+  handler({ params, store, sandbox }) {
+    // Settling charges the credits of jobs that have completed by now, exactly once.
+    sandbox.settleJobs(store);
+    const job = store.collection('jobs').get(params.id);
+    if (!job) throw resourceMissing('job', params.id, 'id');
+    return { body: jobView(job) };
+  },
+});
+
+export const jobOperations = [getJob];

@@ -1,0 +1,67 @@
+/** Web crawl: spec §4.3, §2.3, §3. The crawl runs as a job on the virtual clock (src/jobs). */
+import { ApiError } from '../../errors/api-error.js';
+import { MESSAGES } from '../../errors/messages.js';
+import { createJob } from '../../jobs/create.js';
+import type { JobKind } from '../../jobs/kinds.js';
+import { availableCredits } from '../../jobs/settle.js';
+import { validationFailed } from '../../operations/validation.js';
+import { defineOperation } from '../../operations/types.js';
+import type { CrawlInput } from '../../store/records.js';
+import { jobView } from '../jobs/schemas.js';
+import { crawlPageCount, runCrawl } from './crawl.js';
+import { CRAWL_JOB, crawlBodySchema, crawlJobSchema } from './schemas.js';
+
+/** Absolute http(s) with a host: a rule the body schema cannot say with a useful message. */
+function checkCrawlUrl(url: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  const absoluteHttp = parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+  // `new URL` forgives leading spaces and backslashes; a crawl URL must be written out exactly.
+  if (!absoluteHttp || !/^https?:\/\/[^\s/?#\\]/i.test(url) || /\s/.test(url)) throw validationFailed({ url: [MESSAGES.crawlUrl] });
+}
+
+export const crawlSite = defineOperation<CrawlInput>({
+  operationId: 'crawlSite',
+  method: 'POST',
+  path: '/web/crawl',
+  tag: 'Web',
+  specSection: '4.3',
+  summary: 'Crawl a site',
+  description:
+    'Crawls a site to markdown across several pages, asynchronously. Answers a Job in status `queued`; poll `GET /jobs/{id}` ' +
+    'for its progress and, once `completed`, its pages. Credits are charged on completion (`max_pages` × credits per page ' +
+    'must be available when the crawl is created, or it answers 402 `insufficient_credits`).',
+  body: crawlBodySchema,
+  success: { status: 201, description: 'The new job, queued.', schema: crawlJobSchema },
+  errors: [400, 401, 402, 403, 422, 429, 500],
+  handler({ body, store, apiKey, sandbox }) {
+    checkCrawlUrl(body.url);
+    const input: CrawlInput = { url: body.url, max_pages: body.max_pages, max_depth: body.max_depth };
+    const settings = sandbox.jobSettings.crawl;
+    // Hold the most the crawl could cost, so completing jobs can never overdraw the balance.
+    const hold = input.max_pages * settings.credits_per_page;
+    sandbox.settleJobs(store);
+    const available = availableCredits(store);
+    if (available < hold) throw new ApiError('insufficient_credits', { message: MESSAGES.insufficientCredits(hold, available) });
+    const job = createJob(sandbox, store, apiKey, {
+      ...CRAWL_JOB,
+      operationId: 'crawlSite',
+      input,
+      units: crawlPageCount(sandbox.options.seed, input),
+      creditsHold: hold,
+    });
+    return { body: jobView(job) };
+  },
+});
+
+/** How the job machinery completes a crawl: the pages, regenerated from the seed and the input. */
+export const crawlJobKind: JobKind = {
+  type: 'crawl',
+  result: (job, seed) => ({ ...runCrawl(seed, job.input) }),
+};
+
+export const webOperations = [crawlSite];

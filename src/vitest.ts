@@ -1,0 +1,51 @@
+/**
+ * A ready-made vitest globalSetup: one sandbox for the whole run, its address handed to every test
+ * worker through vitest's `provide`/`inject`.
+ *
+ *   // vitest.config.ts
+ *   export default defineConfig({ test: { globalSetup: ['creator-commerce-mock/vitest'] } });
+ *
+ *   // in a test
+ *   import { inject } from 'vitest';
+ *   import { connectToMock } from 'creator-commerce-mock/vitest';
+ *   const mock = connectToMock(inject('creatorCommerceMock'));
+ *   const { api_key } = await mock.admin.accounts.create({ plan: 'free' }); // one tenant per worker
+ *
+ * With options: `globalSetup: ['./test/mock-setup.ts']` where that file does
+ * `export default mockServerSetup({ seed: 7, clock: 'frozen' })`.
+ */
+import { AdminClient } from './admin/client.js';
+import type { MockOptions } from './options.js';
+import { startMockServer } from './server.js';
+
+/** What the setup provides under the key `creatorCommerceMock`. */
+export interface ProvidedMock {
+  url: string;
+  apiUrl: string;
+  adminToken: string | null;
+}
+
+export const PROVIDE_KEY = 'creatorCommerceMock';
+
+/** The part of vitest's TestProject the setup uses (structural, so vitest stays an optional peer). */
+export interface ProvidingProject {
+  provide(key: string, value: unknown): void;
+}
+
+export function mockServerSetup(options: MockOptions = {}) {
+  return async function setup(project: ProvidingProject): Promise<() => Promise<void>> {
+    const mock = await startMockServer(options);
+    const provided: ProvidedMock = { url: mock.url, apiUrl: mock.apiUrl, adminToken: options.adminToken ?? null };
+    project.provide(PROVIDE_KEY, provided);
+    return () => mock.close();
+  };
+}
+
+/** In a test worker: the addresses and a typed admin client of the sandbox the setup started. */
+export function connectToMock(provided: unknown): ProvidedMock & { admin: AdminClient } {
+  const value = provided as ProvidedMock | undefined;
+  if (!value?.url) throw new Error(`No sandbox provided under '${PROVIDE_KEY}': add 'creator-commerce-mock/vitest' to globalSetup.`);
+  return { ...value, admin: new AdminClient(value.url, value.adminToken ?? undefined) };
+}
+
+export default mockServerSetup();

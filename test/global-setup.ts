@@ -1,0 +1,11 @@
+/**
+ * Builds dist/ once per test run: the CLI tests start the real built binary (what `npx` and the
+ * Docker image run), not the TypeScript sources.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export default function buildOnce(): void {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+}
