@@ -61,7 +61,8 @@ export function pinnedRecordsProblem(pinned: PinnedRecords, base: string, seenId
   for (const [i, variant] of (pinned.price_variants ?? []).entries()) {
     const j = variant.experience_ids.findIndex((experienceId) => !experienceIds.has(experienceId));
     if (j >= 0) {
-      return { pointer: `${base}/price_variants/${i}/experience_ids/${j}`, detail: `'${variant.experience_ids[j]}' is not a pinned experience of this account` };
+      const detail = `'${variant.experience_ids[j]}' is not a pinned experience of this account`;
+      return { pointer: `${base}/price_variants/${i}/experience_ids/${j}`, detail };
     }
   }
   return undefined;

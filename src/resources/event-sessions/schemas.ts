@@ -39,7 +39,9 @@ export const createEventSessionBodySchema: JsonSchema = {
 export const eventSessionSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'object', 'title', 'description', 'start_time', 'end_time', 'location_type', 'location_details', 'allow_rsvp', 'capacity', 'repeat_frequency'],
+  required: [
+    'id', 'object', 'title', 'description', 'start_time', 'end_time', 'location_type', 'location_details', 'allow_rsvp', 'capacity', 'repeat_frequency',
+  ],
   properties: {
     id: { type: 'string', pattern: '^evs_' },
     object: { const: 'event_session' },

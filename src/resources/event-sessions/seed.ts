@@ -41,7 +41,7 @@ function locationDetails(faker: SeedContext['faker'], type: 'zoom' | 'google_mee
     case 'zoom':
       return `https://zoom.us/j/${faker.string.numeric({ length: 11, allowLeadingZeros: false })}`;
     case 'google_meet':
-      return `https://meet.google.com/${faker.string.alpha({ length: 3, casing: 'lower' })}-${faker.string.alpha({ length: 4, casing: 'lower' })}-${faker.string.alpha({ length: 3, casing: 'lower' })}`;
+      return `https://meet.google.com/${[3, 4, 3].map((length) => faker.string.alpha({ length, casing: 'lower' })).join('-')}`;
     case 'custom_link':
       return `https://${faker.internet.domainName()}/live`;
     case 'physical_address':

@@ -27,7 +27,9 @@ export const createFormSubmissionBodySchema: JsonSchema = {
       type: 'object',
       default: {},
       maxProperties: 100,
-      description: 'Field id -> value. A string for most fields, a number for `number`, a list of choices for a `checkbox` with options, true/false for a single checkbox.',
+      description:
+        'Field id -> value. A string for most fields, a number for `number`, a list of choices for a `checkbox` with options, ' +
+        'true/false for a single checkbox.',
     },
     name: {
       type: 'string',
