@@ -5,7 +5,7 @@
  */
 import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual-clock.js';
 import type { JobOutcomeRule } from './jobs/outcome.js';
-import { settleJobs } from './jobs/settle.js';
+import { settleDueJobs, settleJob, settleJobs, type SettleContext } from './jobs/settle.js';
 import { resolveJobSettings, type JobSettings } from './jobs/settings.js';
 import type { ResolvedOptions } from './options.js';
 import { IdGenerator, RequestIdGenerator } from './random.js';
@@ -15,7 +15,7 @@ import { RateLimiter } from './http/rate-limiter.js';
 import { populateAccount } from './store/account-template.js';
 import { loadFixture, type AccountTemplate, type LoadedFixture } from './store/fixture-file.js';
 import type { PinnedRecords } from './store/pinned-records.js';
-import type { AccountRecord, ApiKeyRecord, KeyAccess, Plan } from './store/records.js';
+import type { AccountRecord, ApiKeyRecord, JobRecord, KeyAccess, Plan } from './store/records.js';
 import { Store, type AccountStore } from './store/store.js';
 
 export interface NewApiKey {
@@ -96,9 +96,23 @@ export class Sandbox {
     return isoTimestamp(this.clock.now());
   }
 
-  /** Brings the account's jobs up to the clock, charging credits for completed ones (idempotent). */
+  /** Brings all the account's jobs up to the clock, charging credits for completed ones (idempotent). */
   settleJobs(account: AccountStore): void {
-    settleJobs(account, { now: this.clock.now(), seed: this.options.seed });
+    settleJobs(account, this.settleContext());
+  }
+
+  /** Settles only the jobs that have ended by now (what a credit check needs). */
+  settleDueJobs(account: AccountStore): void {
+    settleDueJobs(account, this.settleContext());
+  }
+
+  /** Brings one job up to the clock. */
+  settleJob(account: AccountStore, job: JobRecord): void {
+    settleJob(account, job, this.settleContext());
+  }
+
+  private settleContext(): SettleContext {
+    return { now: this.clock.now(), seed: this.options.seed };
   }
 
   createAccount(input: {
