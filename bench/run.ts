@@ -149,7 +149,8 @@ async function pages(): Promise<number> {
   for (const n of [1_000, 100_000, 1_000_000]) {
     const app = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off' });
     const experiences = app.sandbox.store.forAccount('acct_paid_default')!.collection('experiences');
-    const template = experiences.values()[0] as Record<string, unknown> & { id: string };
+    const template = experiences.values()[0];
+    if (!template) throw new Error('the default fixture seeds no experiences');
     for (const seeded of experiences.values()) experiences.delete(seeded.id);
     const filled = performance.now();
     const ids: string[] = [];
@@ -157,7 +158,7 @@ async function pages(): Promise<number> {
     for (let i = 0; i < n; i++) {
       const id = `exp_bench${String(i).padStart(8, '0')}`;
       ids.push(id);
-      experiences.insert({ ...template, id, slug: `bench-${i}`, created_at: new Date(base + i * 1000).toISOString().replace('.000Z', 'Z') } as never);
+      experiences.insert({ ...template, id, slug: `bench-${i}`, created_at: new Date(base + i * 1000).toISOString().replace('.000Z', 'Z') });
     }
     const fill = (performance.now() - filled) / 1000;
     const server = await serve(app);
