@@ -14,6 +14,7 @@ import { IdempotencyStore } from './http/idempotency-store.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { populateAccount } from './store/account-template.js';
 import { loadFixture, type AccountTemplate, type LoadedFixture } from './store/fixture-file.js';
+import type { PinnedRecords } from './store/pinned-records.js';
 import type { AccountRecord, ApiKeyRecord, JobRecord, KeyAccess, Plan } from './store/records.js';
 import { Store, type AccountStore } from './store/store.js';
 
@@ -73,7 +74,14 @@ export class Sandbox {
     // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
     this.deprecations = new DeprecationRegistry([...(this.fixture.deprecations ?? []).map(parseDeprecation), ...this.options.deprecations]);
     for (const account of this.fixture.accounts) {
-      const scoped = this.createAccount({ id: account.id, name: account.name, plan: account.plan, credits: account.credits, populate: account.populate ?? true });
+      const scoped = this.createAccount({
+        id: account.id,
+        name: account.name,
+        plan: account.plan,
+        credits: account.credits,
+        populate: account.populate ?? true,
+        pinned: account.pinned,
+      });
       for (const key of account.api_keys) {
         this.addApiKey(scoped, key.token, { id: key.id, name: key.name ?? 'Default', access: key.access, expiresAt: key.expires_at ?? null });
       }
@@ -114,6 +122,7 @@ export class Sandbox {
     credits?: number | undefined;
     populate?: boolean;
     template?: AccountTemplate;
+    pinned?: PinnedRecords | undefined;
   }): AccountStore {
     const template = input.template ?? this.fixture.template;
     const account: AccountRecord = {
@@ -126,7 +135,7 @@ export class Sandbox {
     };
     const scoped = this.store.addAccount(account);
     if (input.populate !== false) {
-      populateAccount(scoped, { template, ids: this.ids, now: this.now(), seed: this.options.seed });
+      populateAccount(scoped, { template, ids: this.ids, now: this.now(), seed: this.options.seed, pinned: input.pinned });
     }
     return scoped;
   }
