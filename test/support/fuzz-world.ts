@@ -7,6 +7,8 @@
  * - the bystander's state never changes (GET /__admin/accounts/{id});
  * - a rejected request, or any read, leaves the caller's state exactly as it was (no partial write);
  * - credits balance (balance + used constant, never negative, used = the jobs' credits_used);
+ * - counters agree with what they count (an experience's active_grants_count) and no record points
+ *   at a record that is gone;
  * - the rate-limit counter of each credential drops by exactly one per request;
  * - a list page never holds more items than its limit.
  */
@@ -101,6 +103,7 @@ export class FuzzWorld {
     const caller = await snapshot(this.app, this.caller.accountId);
     if (res.status >= 400 || request.method === 'GET') expectSame(caller, this.callerState, `the caller's state changed after ${what}`);
     this.expectCreditsConsistent(caller, what);
+    this.expectRecordsConsistent(caller, what);
     this.callerState = caller;
     return res.status;
   }
@@ -118,6 +121,43 @@ export class FuzzWorld {
     expect(credits.balance + credits.used, `credits balance + used after ${what}`).toBe(this.creditTotals.get(String(snapshot.value.account.id)));
     const jobs = (snapshot.value.state.jobs ?? []) as Array<{ credits_used?: number | null }>;
     expect(jobs.reduce((sum, job) => sum + (job.credits_used ?? 0), 0), `jobs' credits_used vs account after ${what}`).toBe(credits.used);
+  }
+
+  /**
+   * Counters agree with the records they count, and no record points at one that is gone: every
+   * `*_id` / `*_ids` value with the prefix of a collection's ids names a record of the account.
+   */
+  private expectRecordsConsistent(snapshot: Snapshot, what: string): void {
+    const state = snapshot.value.state as Record<string, Array<Record<string, unknown>>>;
+    const experiences = state.experiences ?? [];
+    const grants = state.grants ?? [];
+    for (const experience of experiences) {
+      const active = grants.filter((grant) => grant.experience_id === experience.id && grant.status === 'active').length;
+      expect(experience.active_grants_count, `active_grants_count of ${String(experience.id)} after ${what}`).toBe(active);
+    }
+    const idsByPrefix = new Map<string, Set<string>>();
+    for (const rows of Object.values(state)) {
+      if (!Array.isArray(rows)) continue;
+      for (const row of rows) {
+        const id = String(row.id);
+        const prefix = id.slice(0, id.indexOf('_'));
+        if (!idsByPrefix.has(prefix)) idsByPrefix.set(prefix, new Set());
+        idsByPrefix.get(prefix)!.add(id);
+      }
+    }
+    for (const [collection, rows] of Object.entries(state)) {
+      if (!Array.isArray(rows)) continue;
+      for (const row of rows) {
+        for (const [field, value] of Object.entries(row)) {
+          if (!/_ids?$/.test(field)) continue;
+          for (const ref of Array.isArray(value) ? value : [value]) {
+            if (typeof ref !== 'string' || !ref.includes('_')) continue;
+            const known = idsByPrefix.get(ref.slice(0, ref.indexOf('_')));
+            if (known) expect(known.has(ref), `${collection} ${String(row.id)}.${field} points at missing ${ref} after ${what}`).toBe(true);
+          }
+        }
+      }
+    }
   }
 }
 
