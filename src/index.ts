@@ -6,3 +6,5 @@ export { ConfigError, resolveOptions, type MockOptions, type ResolvedOptions } f
 export { FixtureError } from './store/fixture-file.js';
 export { ERROR_CATALOG, type ErrorCode } from './errors/catalog.js';
 export { OPERATIONS } from './resources/index.js';
+export { type FinishedResponse, type ResponseObserver } from './http/observe-responses.js';
+export { buildOpenApiDocument, API_VERSION, type OpenApiDocument } from './openapi/document.js';
