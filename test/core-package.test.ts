@@ -9,7 +9,10 @@ describe('package.json', () => {
   it('names the package and points its bin at built JavaScript with a shebang', () => {
     expect(pkg.name).toBe('creator-commerce-mock');
     expect(pkg.bin['creator-commerce-mock']).toBe('dist/cli.js');
-    expect(readFileSync(new URL('../dist/cli.js', import.meta.url), 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
+    const cli = readFileSync(new URL('../dist/cli.js', import.meta.url), 'utf8');
+    expect(cli.startsWith('#!/usr/bin/env node')).toBe(true);
+    // Bundled (scripts/bundle-cli.mjs): one module to load, no imports of the dependencies at start-up.
+    expect(cli).not.toMatch(/^import .* from ['"](koa|ajv|@faker-js\/faker)/m);
   });
 
   it('exports typed entry points and requires Node 20+', () => {
