@@ -58,8 +58,17 @@ export class VirtualClock {
 
 /** Timestamps in API bodies: ISO 8601 UTC with second precision, e.g. `2026-01-01T00:00:00Z`. */
 export function isoTimestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  // Most requests in a burst fall in the same second: format each second once.
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastFormatted = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastFormatted;
 }
+
+let lastSecond = Number.NaN;
+let lastFormatted = '';
 
 export function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);

@@ -19,10 +19,23 @@ export function rateLimitSubject(caller: Caller): { subject: string; tier: Plan 
     : { subject: `ip:${caller.ip}`, tier: 'free' };
 }
 
+const policyHeaders = new Map<string, string>();
+
+/** The quota never changes for a (limit, window) pair, so it is serialized once per pair. */
+function policyHeader(limit: number, windowSeconds: number): string {
+  const key = `${limit}/${windowSeconds}`;
+  let header = policyHeaders.get(key);
+  if (header === undefined) {
+    header = serializeItem([RATE_LIMIT_POLICY_NAME, new Map([['q', limit], ['w', windowSeconds]])]);
+    policyHeaders.set(key, header);
+  }
+  return header;
+}
+
 /** RFC 9651 structured fields, serialized by a real library so quoting and parameters are exact. */
 export function rateLimitHeaders(standing: RateLimitStanding): Record<string, string> {
   return {
-    'RateLimit-Policy': serializeItem([RATE_LIMIT_POLICY_NAME, new Map([['q', standing.limit], ['w', standing.windowSeconds]])]),
+    'RateLimit-Policy': policyHeader(standing.limit, standing.windowSeconds),
     RateLimit: serializeItem([RATE_LIMIT_POLICY_NAME, new Map([['r', standing.remaining], ['t', standing.secondsUntilReset]])]),
     'X-RateLimit-Limit': String(standing.limit),
     'X-RateLimit-Remaining': String(standing.remaining),
