@@ -307,8 +307,10 @@ export class ScenarioDefinition {
         return { operations: set(rule.match?.operations), methods: set(rule.match?.methods), effect: resolveEffect(effect) };
       } catch (error) {
         if (!(error instanceof RuleError)) throw error;
-        // The six-month rule is reported on `sunset`; when only `deprecated_at` is a param, it is the culprit.
-        const param = refs.get(error.pointer) ?? (error.pointer.startsWith('/deprecate') ? refs.get('/deprecate/deprecated_at') : undefined);
+        // The six-month rule is reported on `sunset`, but `deprecated_at` may be the param that moved:
+        // blame a param the caller gave, else the one at the pointer.
+        const suspects = [refs.get(error.pointer), ...(error.pointer.startsWith('/deprecate') ? [refs.get('/deprecate/deprecated_at')] : [])];
+        const param = suspects.find((name) => name !== undefined && name in given) ?? suspects.find((name) => name !== undefined);
         // At the defaults, the file itself is at fault: report the rule and the path.
         if (param === undefined || Object.keys(given).length === 0) throw Object.assign(error, { rule: i, param });
         throw new ScenarioParamsError({ [param]: [error.message] });
