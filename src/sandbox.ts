@@ -5,7 +5,7 @@
  */
 import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual-clock.js';
 import type { JobOutcomeRule } from './jobs/outcome.js';
-import { settleJobs } from './jobs/settle.js';
+import { settleDueJobs, settleJob, settleJobs, type SettleContext } from './jobs/settle.js';
 import { resolveJobSettings, type JobSettings } from './jobs/settings.js';
 import { IdGenerator, RequestIdGenerator } from './random.js';
 import { DeprecationRegistry, parseDeprecation } from './http/deprecation.js';
@@ -19,7 +19,8 @@ import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from '.
 import { parseBootScenario } from './scenarios/boot-spec.js';
 import { populateAccount } from './store/account-template.js';
 import { loadFixture, type AccountTemplate, type LoadedFixture } from './store/fixture-file.js';
-import type { AccountRecord, ApiKeyRecord, KeyAccess, Plan } from './store/records.js';
+import type { PinnedRecords } from './store/pinned-records.js';
+import type { AccountRecord, ApiKeyRecord, JobRecord, KeyAccess, Plan } from './store/records.js';
 import { Store, type AccountStore } from './store/store.js';
 
 export interface NewApiKey {
@@ -97,7 +98,14 @@ export class Sandbox {
       (operationId) => scenarios.deprecatesEveryRequest(operationId),
     );
     for (const account of this.fixture.accounts) {
-      const scoped = this.createAccount({ id: account.id, name: account.name, plan: account.plan, credits: account.credits, populate: account.populate ?? true });
+      const scoped = this.createAccount({
+        id: account.id,
+        name: account.name,
+        plan: account.plan,
+        credits: account.credits,
+        populate: account.populate ?? true,
+        pinned: account.pinned,
+      });
       for (const key of account.api_keys) {
         this.addApiKey(scoped, key.token, { id: key.id, name: key.name ?? 'Default', access: key.access, expiresAt: key.expires_at ?? null });
       }
@@ -128,9 +136,23 @@ export class Sandbox {
     return isoTimestamp(this.clock.now());
   }
 
-  /** Brings the account's jobs up to the clock, charging credits for completed ones (idempotent). */
+  /** Brings all the account's jobs up to the clock, charging credits for completed ones (idempotent). */
   settleJobs(account: AccountStore): void {
-    settleJobs(account, { now: this.clock.now(), seed: this.options.seed });
+    settleJobs(account, this.settleContext());
+  }
+
+  /** Settles only the jobs that have ended by now (what a credit check needs). */
+  settleDueJobs(account: AccountStore): void {
+    settleDueJobs(account, this.settleContext());
+  }
+
+  /** Brings one job up to the clock. */
+  settleJob(account: AccountStore, job: JobRecord): void {
+    settleJob(account, job, this.settleContext());
+  }
+
+  private settleContext(): SettleContext {
+    return { now: this.clock.now(), seed: this.options.seed };
   }
 
   createAccount(input: {
@@ -140,6 +162,7 @@ export class Sandbox {
     credits?: number | undefined;
     populate?: boolean;
     template?: AccountTemplate;
+    pinned?: PinnedRecords | undefined;
   }): AccountStore {
     const template = input.template ?? this.fixture.template;
     const account: AccountRecord = {
@@ -152,7 +175,7 @@ export class Sandbox {
     };
     const scoped = this.store.addAccount(account);
     if (input.populate !== false) {
-      populateAccount(scoped, { template, ids: this.ids, now: this.now(), seed: this.options.seed });
+      populateAccount(scoped, { template, ids: this.ids, now: this.now(), seed: this.options.seed, pinned: input.pinned });
     }
     return scoped;
   }

@@ -8,6 +8,7 @@ import type { Sandbox } from '../sandbox.js';
 import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { decideJobOutcome, type JobScenarioSource } from './outcome.js';
+import { trackNewJob } from './settle.js';
 import { buildTimeline } from './timeline.js';
 
 export interface NewJob {
@@ -58,7 +59,9 @@ export function createJob(sandbox: Sandbox, store: AccountStore, apiKey: ApiKeyR
     credits_cost: job.units * settings.credits_per_page,
     credits_hold: job.creditsHold,
   };
-  return store.collection('jobs').insert(record);
+  store.collection('jobs').insert(record);
+  trackNewJob(store, record);
+  return record;
 }
 
 /** The upstream provider's request id: a UUID seeded by the sandbox seed and the job id. */

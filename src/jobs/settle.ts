@@ -1,13 +1,18 @@
 /**
- * Brings an account's stored jobs up to the clock and charges credits for those that completed.
+ * Brings jobs up to the clock and charges credits for those that completed.
  *
  * A job's state is derived from its timeline, so nothing happens at the instant a job completes;
- * instead every place that shows jobs or credits (the job read, the crawl's credit check, the admin
- * account views) settles first. Settling is idempotent: a job is charged in the one settle that
- * first sees it ended, and an ended job is never touched again (so setting the clock back does not
- * un-finish a job that has been seen finished, nor charge it twice).
+ * instead every place that shows jobs or credits settles first: a job read settles that one job, a
+ * crawl's credit check settles the jobs that are due, an admin account view settles them all.
+ * Settling is idempotent: a job is charged in the one settle that first sees it ended, and an ended
+ * job is never touched again (so setting the clock back does not un-finish a job that has been seen
+ * finished, nor charge it twice).
+ *
+ * Each account keeps a ledger of its unfinished jobs, ordered by when they end, and the credits they
+ * hold. Polling one job costs O(1) and a credit check O(due · log n), however many jobs are live.
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
+import { OrderedIndex } from '../store/ordered-index.js';
 import type { JobRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { deriveJobState, isTerminal } from './derive.js';
@@ -19,22 +24,68 @@ export interface SettleContext {
   seed: string;
 }
 
-export function settleJobs(store: AccountStore, { now, seed }: SettleContext): void {
-  for (const job of store.collection('jobs').filter((record) => !isTerminal(record.status))) {
-    const state = deriveJobState(job.timeline, now);
-    // Computed before anything changes, so a failure to build it leaves the job and credits untouched.
-    const result = state.status === 'completed' ? jobKind(job.type).result(job, seed) : null;
-    job.status = state.status;
-    job.progress = state.progress;
-    job.started_at = state.started_at === null ? null : isoTimestamp(state.started_at);
-    job.completed_at = state.completed_at === null ? null : isoTimestamp(state.completed_at);
-    job.provider_request_id = state.started_at === null ? null : job.timeline.provider_request_id;
-    if (state.status === 'failed') {
-      job.error = job.timeline.error;
-      job.error_code = job.timeline.error_code;
-    }
-    if (result) complete(store, job, result);
+interface Ledger {
+  /** Unfinished jobs by the instant their timeline ends. */
+  byEnd: OrderedIndex<JobRecord>;
+  /** Credits held by unfinished jobs. */
+  held: number;
+}
+
+// Keyed by the account store: reset builds new stores, so the ledgers go with them.
+const ledgers = new WeakMap<AccountStore, Ledger>();
+
+function ledgerOf(store: AccountStore): Ledger {
+  let ledger = ledgers.get(store);
+  if (!ledger) {
+    // Built from the collection the first time, so jobs inserted by any path are tracked.
+    ledger = { byEnd: new OrderedIndex<JobRecord>(), held: 0 };
+    for (const job of store.collection('jobs').filter((record) => !isTerminal(record.status))) track(ledger, job);
+    ledgers.set(store, ledger);
   }
+  return ledger;
+}
+
+function track(ledger: Ledger, job: JobRecord): void {
+  ledger.byEnd.add(job.timeline.ends_at_ms, job);
+  ledger.held += job.credits_hold;
+}
+
+/** Registers a newly created job (called by createJob right after the insert). */
+export function trackNewJob(store: AccountStore, job: JobRecord): void {
+  track(ledgerOf(store), job);
+}
+
+/** Brings one job up to the clock; charges it if it is seen completed for the first time. */
+export function settleJob(store: AccountStore, job: JobRecord, { now, seed }: SettleContext): void {
+  if (isTerminal(job.status)) return;
+  const state = deriveJobState(job.timeline, now);
+  // Computed before anything changes, so a failure to build it leaves the job and credits untouched.
+  const result = state.status === 'completed' ? jobKind(job.type).result(job, seed) : null;
+  job.status = state.status;
+  job.progress = state.progress;
+  job.started_at = state.started_at === null ? null : isoTimestamp(state.started_at);
+  job.completed_at = state.completed_at === null ? null : isoTimestamp(state.completed_at);
+  job.provider_request_id = state.started_at === null ? null : job.timeline.provider_request_id;
+  if (state.status === 'failed') {
+    job.error = job.timeline.error;
+    job.error_code = job.timeline.error_code;
+  }
+  if (isTerminal(state.status)) {
+    const ledger = ledgerOf(store);
+    ledger.byEnd.delete(job.timeline.ends_at_ms, job);
+    ledger.held -= job.credits_hold;
+  }
+  if (result) complete(store, job, result);
+}
+
+/** Settles the jobs that have ended by now: what credit checks need. */
+export function settleDueJobs(store: AccountStore, context: SettleContext): void {
+  for (const job of ledgerOf(store).byEnd.upTo(context.now)) settleJob(store, job, context);
+}
+
+/** Settles every unfinished job (their progress too): for views of the whole account. */
+export function settleJobs(store: AccountStore, context: SettleContext): void {
+  for (const job of ledgerOf(store).byEnd.all()) settleJob(store, job, context);
 }
 
 /** The one place credits are charged: once per job, when it is first seen completed. */
@@ -47,10 +98,8 @@ function complete(store: AccountStore, job: JobRecord, result: Record<string, un
 
 /**
  * Credits a new job may use: the balance less what unfinished jobs hold for themselves. Call after
- * `settleJobs`, so jobs that have ended no longer hold anything.
+ * `settleDueJobs`, so jobs that have ended no longer hold anything.
  */
 export function availableCredits(store: AccountStore): number {
-  let held = 0;
-  for (const job of store.collection('jobs').filter((record) => !isTerminal(record.status))) held += job.credits_hold;
-  return store.account.credits.balance - held;
+  return store.account.credits.balance - ledgerOf(store).held;
 }

@@ -22,9 +22,20 @@ export interface ListEnvelope<V> {
 export function listPage<T extends Identified, V = T>(
   collection: Collection<T>,
   query: ListQuery,
-  options: { url: string; filter?: (record: T) => boolean; view?: (record: T) => V },
+  options: {
+    url: string;
+    /** The records this list is made of (e.g. one inbox's messages): others are neither listed nor valid cursors. */
+    scope?: (record: T) => boolean;
+    /** Query filters on top of the scope (`type`, `label`…). */
+    filter?: (record: T) => boolean;
+    view?: (record: T) => V;
+  },
 ): ListEnvelope<V> {
-  const page = collection.page({ limit: query.limit, startingAfter: query.starting_after, filter: options.filter });
+  const { scope, filter } = options;
+  const cursor = query.starting_after === undefined ? undefined : collection.get(query.starting_after);
+  const outOfScope = cursor !== undefined && scope !== undefined && !scope(cursor);
+  const both = scope && filter ? (record: T) => scope(record) && filter(record) : (scope ?? filter);
+  const page = outOfScope ? undefined : collection.page({ limit: query.limit, startingAfter: query.starting_after, filter: both });
   if (!page) {
     throw new ApiError('bad_request', { param: 'starting_after', message: MESSAGES.unknownCursor(String(query.starting_after)) });
   }

@@ -87,8 +87,11 @@ export function describeSchemaError(error: ErrorObject): string {
       return `must be of type ${String(error.params.type).replace(',', ' or ')}`;
     case 'format':
       return `must be a valid ${String(error.params.format)}`;
-    case 'pattern':
-      return 'has an invalid format';
+    case 'pattern': {
+      // Prefixed-id patterns (`^frm_…`) get a message that says what a raw id got wrong (spec §1).
+      const prefix = /^\^([a-z]+_)/.exec(String(error.params.pattern))?.[1];
+      return prefix ? `must be an id prefixed '${prefix}' (raw ids are not accepted)` : 'has an invalid format';
+    }
     case 'const':
       return `must be ${JSON.stringify(error.params.allowedValue)}`;
     default:

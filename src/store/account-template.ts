@@ -6,6 +6,7 @@
 import type { Faker } from '@faker-js/faker';
 import { seededFaker, type IdGenerator } from '../random.js';
 import type { AccountTemplate } from './fixture-file.js';
+import type { PinnedRecords } from './pinned-records.js';
 import type { AccountStore } from './store.js';
 
 export interface SeedContext {
@@ -16,6 +17,8 @@ export interface SeedContext {
   now: number;
   /** How many records of a kind to make: the template's count, or `fallback`. */
   count(kind: string, fallback: number): number;
+  /** Records of the fixture account with fixed ids and slugs, made first (empty for other accounts). */
+  pinned: PinnedRecords;
 }
 
 export type AccountSeeder = (context: SeedContext) => void;
@@ -29,7 +32,7 @@ export function registerSeeder(seeder: AccountSeeder): void {
 
 export function populateAccount(
   store: AccountStore,
-  options: { template: AccountTemplate; ids: IdGenerator; now: number; seed: string },
+  options: { template: AccountTemplate; ids: IdGenerator; now: number; seed: string; pinned?: PinnedRecords | undefined },
 ): void {
   // Seeded per account: an account's data does not depend on what other accounts hold.
   const faker = seededFaker(options.seed, store.id);
@@ -39,6 +42,7 @@ export function populateAccount(
     ids: options.ids,
     now: options.now,
     count: (kind, fallback) => options.template.counts[kind] ?? fallback,
+    pinned: options.pinned ?? {},
   };
   for (const seeder of seeders) seeder(context);
 }

@@ -1,14 +1,8 @@
-import btreeModule from 'sorted-btree';
-
-// sorted-btree is CommonJS with `exports.default`: Node's ESM loader hands us `module.exports`
-// (class one level down) while Vite's interop hands us the class itself. Accept both.
-type BTreeClass = typeof btreeModule.default;
-const BTree: BTreeClass =
-  (btreeModule as unknown as { default?: BTreeClass }).default ?? (btreeModule as unknown as BTreeClass);
+import { BTree, type BTreeOf as GenericBTree } from './btree.js';
 
 /** Position of a record in the one order of every list: creation time, then creation sequence. */
 export type OrderKey = readonly [createdMs: number, seq: number];
-type BTreeOf<V> = InstanceType<typeof BTree<OrderKey, V>>;
+type BTreeOf<V> = GenericBTree<OrderKey, V>;
 
 const compareOrderKeys = (a: OrderKey, b: OrderKey): number => a[0] - b[0] || a[1] - b[1];
 

@@ -8,6 +8,7 @@ import { Ajv } from 'ajv';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../http/deprecation.js';
 import { FIXTURE_JOBS_SCHEMA, type FixtureJobSettings } from '../jobs/settings.js';
 import { ConfigError, FIXTURES_DIR } from '../options.js';
+import { PINNED_RECORDS_SCHEMA, pinnedRecordsProblem, type PinnedRecords } from './pinned-records.js';
 
 export interface FixtureApiKey {
   id: string;
@@ -25,6 +26,8 @@ export interface FixtureAccount {
   api_keys: FixtureApiKey[];
   /** Fill the account's collections from the template (default true). */
   populate?: boolean;
+  /** Seeded records with fixed, documented ids and slugs (see pinned-records.ts). */
+  pinned?: PinnedRecords;
 }
 
 /** How many records of each kind a new account gets; generated with seeded faker. */
@@ -69,6 +72,7 @@ export const FIXTURE_SCHEMA = {
           plan: { enum: ['free', 'paid'] },
           credits: { type: 'integer', minimum: 0 },
           populate: { type: 'boolean' },
+          pinned: PINNED_RECORDS_SCHEMA,
           api_keys: {
             type: 'array',
             items: {
@@ -163,9 +167,12 @@ export function parseFixture(raw: unknown, file: string): Fixture {
   const seenAccounts = new Set<string>();
   const seenKeys = new Set<string>();
   const seenTokens = new Set<string>();
+  const seenPinnedIds = new Set<string>();
   fixture.accounts.forEach((account, i) => {
     if (seenAccounts.has(account.id)) throw new FixtureError(file, `/accounts/${i}/id`, `duplicate account id '${account.id}'`);
     seenAccounts.add(account.id);
+    const pinnedProblem = account.pinned && pinnedRecordsProblem(account.pinned, `/accounts/${i}/pinned`, seenPinnedIds);
+    if (pinnedProblem) throw new FixtureError(file, pinnedProblem.pointer, pinnedProblem.detail);
     account.api_keys.forEach((key, j) => {
       if (seenKeys.has(key.id)) throw new FixtureError(file, `/accounts/${i}/api_keys/${j}/id`, `duplicate key id '${key.id}'`);
       if (seenTokens.has(key.token)) throw new FixtureError(file, `/accounts/${i}/api_keys/${j}/token`, 'duplicate token');

@@ -98,25 +98,257 @@ export interface GenericRecord {
   [field: string]: unknown;
 }
 
+/** A customer: made by the template, created or matched by email on a form submission (spec §4.5). */
+export interface CustomerRecord {
+  id: string;
+  object: 'customer';
+  name: string;
+  /** Stored lower-case: customers are matched by email case-insensitively. */
+  email: string;
+  created_at: string;
+}
+
+export type FormFieldType = 'email' | 'text' | 'textarea' | 'number' | 'phone' | 'url' | 'select' | 'checkbox';
+
+/** A typed form field (contract §3.2). */
+export interface FormField {
+  id: string;
+  field_type: FormFieldType;
+  label: string;
+  required: boolean;
+  /** Choices of `select` and `checkbox` fields; `[]` for the others (and for a single consent checkbox). */
+  options: string[];
+}
+
+export interface FormRecord {
+  id: string;
+  object: 'form';
+  name: string;
+  fields: FormField[];
+  /** What a submission delivers: a `digital_download` experience of the account, or null. */
+  lead_magnet_experience_id: string | null;
+  created_at: string;
+}
+
+/** One answer of a submission, as spec §2.4 lists it. */
+export interface FormAnswer {
+  field_type: FormFieldType;
+  label: string;
+  required: boolean;
+  value: string;
+  options: string[];
+}
+
+export interface FormSubmissionRecord {
+  id: string;
+  object: 'form_submission';
+  form_id: string;
+  answers: FormAnswer[];
+  respondent_type: 'customer';
+  respondent_id: string;
+  created_at: string;
+}
+
+/** A lead-magnet delivery triggered by a form submission (spec §6). */
+export interface DeliveryRecord {
+  id: string;
+  object: 'delivery';
+  form_id: string;
+  form_submission_id: string;
+  customer_id: string;
+  email: string;
+  experience_id: string | null;
+  channel: 'email';
+  status: 'sent';
+  created_at: string;
+}
+
+export interface InboxRecord {
+  object: 'inbox';
+  id: string;
+  address: string;
+  local_part: string;
+  domain: string;
+  display_name: string;
+  status: 'active';
+  metadata: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface MessageAttachment {
+  attachment_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  inline: boolean;
+}
+
+export interface MessageRecord {
+  object: 'message';
+  id: string;
+  thread_id: string;
+  inbox_id: string;
+  direction: 'inbound' | 'outbound';
+  status: 'received' | 'sent';
+  message_id: string;
+  in_reply_to: string | null;
+  references: string[];
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  reply_to: string | null;
+  subject: string;
+  preview: string;
+  labels: string[];
+  suppressed: string[];
+  delivery: Record<string, unknown>;
+  attachments: MessageAttachment[];
+  text: string;
+  html: string;
+  timestamp: string;
+  created_at: string;
+}
+
+export const EXPERIENCE_TYPES = [
+  'digital_download',
+  'course',
+  'written_content',
+  'website_embed',
+  'link',
+  'forum',
+  'discord_server',
+  'telegram',
+  'event',
+  'event_type',
+] as const;
+export type ExperienceType = (typeof EXPERIENCE_TYPES)[number];
+
+export const ACCESS_TYPES = ['public', 'secret', 'private'] as const;
+export type AccessType = (typeof ACCESS_TYPES)[number];
+
+export interface ExperienceRecord {
+  id: string;
+  object: 'experience';
+  name: string;
+  slug: string;
+  description: string;
+  access_type: AccessType;
+  created_at: string;
+  updated_at: string;
+  type: ExperienceType;
+  /** Kept equal to the number of this experience's grants whose status is `active`. */
+  active_grants_count: number;
+  details: Record<string, unknown>;
+}
+
+export interface PriceVariantRecord {
+  id: string;
+  object: 'price_variant';
+  name: string;
+  amount: number;
+  currency: string;
+  interval: 'one_time' | 'month' | 'year';
+  experience_ids: string[];
+  created_at: string;
+}
+
+/** Access to one experience, granted to one customer through one price variant. */
+export interface GrantRecord {
+  id: string;
+  object: 'grant';
+  customer_id: string;
+  experience_id: string;
+  price_variant_id: string;
+  status: 'active' | 'revoked';
+  granted_at: string;
+  revoked_at: string | null;
+}
+
+export interface DiscountRecord {
+  id: string;
+  object: 'discount';
+  slug: string;
+  name: string;
+  percent_off: number | null;
+  amount_off: number | null;
+  currency: string | null;
+  duration: 'once' | 'repeating' | 'forever';
+  max_redemptions: number | null;
+  times_redeemed: number;
+  expires_at: string | null;
+  created_at: string;
+}
+
+export const LOCATION_TYPES = ['zoom', 'google_meet', 'custom_link', 'physical_address'] as const;
+export const REPEAT_FREQUENCIES = ['never', 'day', 'week', 'month', 'year'] as const;
+
+export interface EventSessionRecord {
+  id: string;
+  object: 'event_session';
+  experience_id: string;
+  title: string;
+  description: string;
+  start_time: string;
+  end_time: string;
+  location_type: (typeof LOCATION_TYPES)[number];
+  location_details: string;
+  allow_rsvp: boolean;
+  /** null = no limit. */
+  capacity: number | null;
+  repeat_frequency: (typeof REPEAT_FREQUENCIES)[number];
+  created_at: string;
+}
+
+/** Where conversion events go: a pixel / dataset of one ad account (`account_id`, `adacct_…`). */
+export interface AdDestinationRecord {
+  id: string;
+  object: 'ad_destination';
+  account_id: string;
+  platform: 'meta' | 'google_ads' | 'tiktok' | 'pinterest';
+  name: string;
+  pixel_id: string;
+  created_at: string;
+}
+
+/** One server-side conversion event received by `POST /v1/ads/conversions`. */
+export interface ConversionRecord {
+  id: string;
+  object: 'conversion';
+  ad_account_id: string;
+  destination_id: string;
+  event_name: string;
+  event_time: number;
+  event_id: string | null;
+  action_source: string;
+  event_source_url: string | null;
+  /** Identifiers as stored: email and phone normalised and SHA-256 hashed. */
+  user_data: Record<string, string>;
+  custom_data: Record<string, unknown>;
+  test: boolean;
+  test_code: string | null;
+  received_at: string;
+}
+
 /**
  * Every collection an account holds, keyed by its plural snake_case name (contract §3.2). Resource
  * modules narrow these types as they take ownership of a collection.
  */
 export interface CollectionRecords {
   api_keys: ApiKeyRecord;
-  forms: GenericRecord;
-  form_submissions: GenericRecord;
-  customers: GenericRecord;
-  deliveries: GenericRecord;
-  inboxes: GenericRecord;
-  messages: GenericRecord;
-  experiences: GenericRecord;
-  price_variants: GenericRecord;
-  grants: GenericRecord;
-  discounts: GenericRecord;
-  event_sessions: GenericRecord;
-  ad_destinations: GenericRecord;
-  conversions: GenericRecord;
+  forms: FormRecord;
+  form_submissions: FormSubmissionRecord;
+  customers: CustomerRecord;
+  deliveries: DeliveryRecord;
+  inboxes: InboxRecord;
+  messages: MessageRecord;
+  experiences: ExperienceRecord;
+  price_variants: PriceVariantRecord;
+  grants: GrantRecord;
+  discounts: DiscountRecord;
+  event_sessions: EventSessionRecord;
+  ad_destinations: AdDestinationRecord;
+  conversions: ConversionRecord;
   jobs: JobRecord;
 }
 

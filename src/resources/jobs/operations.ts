@@ -20,10 +20,10 @@ export const getJob = defineOperation<undefined, Record<string, never>, { id: st
   success: { status: 200, description: 'The job.', schema: crawlJobSchema },
   errors: [400, 401, 404, 429, 500],
   handler({ params, store, sandbox }) {
-    // Settling charges the credits of jobs that have completed by now, exactly once.
-    sandbox.settleJobs(store);
     const job = store.collection('jobs').get(params.id);
     if (!job) throw resourceMissing('job', params.id, 'id');
+    // Brings this job to the clock; charges its credits, exactly once, if it has just been seen completed.
+    sandbox.settleJob(store, job);
     return { body: jobView(job) };
   },
 });

@@ -44,7 +44,7 @@ export const crawlSite = defineOperation<CrawlInput>({
     const settings = sandbox.jobSettings.crawl;
     // Hold the most the crawl could cost, so completing jobs can never overdraw the balance.
     const hold = input.max_pages * settings.credits_per_page;
-    sandbox.settleJobs(store);
+    sandbox.settleDueJobs(store);
     const available = availableCredits(store);
     if (available < hold) throw new ApiError('insufficient_credits', { message: MESSAGES.insufficientCredits(hold, available) });
     const job = createJob(sandbox, store, apiKey, {

@@ -1,0 +1,249 @@
+/**
+ * `npm run bench`: bounded load on loopback, reported side by side with a bare Koa app serving the
+ * same JSON, in one run. Prints a Markdown report; `--write` also stores it in BENCHMARKS.md.
+ *
+ * Sections:
+ *   1. throughput and p99 of GET /v1/status, GET /v1/experiences, POST /v1/auth/keys: bare Koa vs the
+ *      sandbox with `--rate-limit off` vs the sandbox at the spec's quotas (mostly the 429 path);
+ *   2. CLI cold start to the first answer, and RSS after the load;
+ *   3. page latency of GET /v1/experiences on collections of 1k, 100k and 1M records;
+ *   4. job polling with 10 and with 10k live jobs.
+ * Every loop is bounded in count and time; the whole run takes about three minutes on 2 cores.
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { createApp, type MockApp } from '../src/app.js';
+import { fmt, load, median, percentile, rssMiB, startChild, type ChildServer, type LoadResult } from './lib.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = `${ROOT}dist/cli.js`;
+const PAID = { Authorization: 'Bearer cc_test_paid_default_key' };
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 16;
+const report: string[] = [];
+const out = (line = '') => {
+  report.push(line);
+  process.stdout.write(`${line}\n`);
+};
+
+interface Endpoint {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+const ENDPOINTS: Endpoint[] = [
+  { name: 'GET /v1/status', method: 'GET', path: '/v1/status' },
+  { name: 'GET /v1/experiences', method: 'GET', path: '/v1/experiences' },
+  { name: 'POST /v1/auth/keys', method: 'POST', path: '/v1/auth/keys', body: JSON.stringify({ name: 'bench' }) },
+];
+
+function sandboxArgs(rateLimit: string): string[] {
+  return [CLI, '--port', '0', '--rate-limit', rateLimit, '--clock', '2026-01-01T00:00:00Z'];
+}
+
+async function capture(server: ChildServer): Promise<Record<string, { status: number; body: string }>> {
+  const bodies: Record<string, { status: number; body: string }> = {};
+  for (const e of ENDPOINTS) {
+    const res = await fetch(`${server.url}${e.path}`, {
+      method: e.method,
+      headers: { ...PAID, 'content-type': 'application/json' },
+      ...(e.body ? { body: e.body } : {}),
+    });
+    bodies[`${e.method} ${e.path}`] = { status: res.status, body: await res.text() };
+  }
+  return bodies;
+}
+
+async function measure(server: ChildServer, e: Endpoint): Promise<LoadResult> {
+  const options = {
+    method: e.method,
+    headers: { ...PAID, 'content-type': 'application/json' },
+    ...(e.body ? { body: e.body } : {}),
+    connections: CONNECTIONS,
+  };
+  await load(`${server.url}${e.path}`, { ...options, seconds: 1 }); // warm-up
+  return load(`${server.url}${e.path}`, { ...options, seconds: SECONDS });
+}
+
+async function throughput(): Promise<{ rss: number; statusRatio: number }> {
+  out('## Throughput and p99 latency');
+  out();
+  out(`autocannon, ${CONNECTIONS} connections, ${SECONDS} s per cell after a 1 s warm-up; servers in their own processes.`);
+  out();
+  const off = await startChild(process.execPath, sandboxArgs('off'));
+  const bodies = await capture(off);
+  const baseline = await startChild(process.execPath, ['--import', 'tsx', `${ROOT}bench/baseline-koa.ts`, JSON.stringify(bodies)]);
+  const spec = await startChild(process.execPath, sandboxArgs('spec'));
+  out('| endpoint | bare Koa req/s | sandbox req/s | ratio | bare Koa p99 ms | sandbox p99 ms | at spec quotas req/s | spec p99 ms | spec non-2xx |');
+  out('|---|---|---|---|---|---|---|---|---|');
+  let statusRatio = NaN;
+  for (const e of ENDPOINTS) {
+    const b = await measure(baseline, e);
+    const s = await measure(off, e);
+    const q = await measure(spec, e);
+    const ratio = s.rps / b.rps;
+    if (e.path === '/v1/status') statusRatio = ratio;
+    out(`| ${e.name} | ${fmt(b.rps)} | ${fmt(s.rps)} | ${fmt(ratio, 2)} | ${fmt(b.p99)} | ${fmt(s.p99)} | ${fmt(q.rps)} | ${fmt(q.p99)} | ${q.non2xx} of ${q.total} |`);
+  }
+  const rss = rssMiB(off.child.pid!);
+  out();
+  out(`RSS of the sandbox (rate limit off) after this load: ${fmt(rss, 1)} MiB (it now holds every key the POST runs created).`);
+  out();
+  await Promise.all([off.stop(), baseline.stop(), spec.stop()]);
+  return { rss, statusRatio };
+}
+
+async function coldStart(): Promise<number> {
+  const runs: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const started = performance.now();
+    const server = await startChild(process.execPath, [CLI, '--port', '0']);
+    const res = await fetch(`${server.url}/v1/status`, { headers: PAID });
+    await res.text();
+    runs.push(performance.now() - started);
+    await server.stop();
+  }
+  const m = median(runs);
+  out('## Cold start');
+  out();
+  out(`\`node dist/cli.js --port 0\` from spawn to the first answer of GET /v1/status, 7 runs: median ${fmt(m)} ms (min ${fmt(Math.min(...runs))}, max ${fmt(Math.max(...runs))}).`);
+  out();
+  return m;
+}
+
+/** Serves an in-process app on loopback for sequential latency probes. */
+async function serve(app: MockApp): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function probe(url: string, count: number): Promise<{ p50: number; p99: number }> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const res = await fetch(url, { headers: PAID });
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+async function pages(): Promise<number> {
+  out('## Page latency against collection size');
+  out();
+  out('GET /v1/experiences?limit=100 on one account holding n experiences; 300 sequential requests per cell over loopback (in process).');
+  out();
+  out('| records | first page p50 / p99 ms | middle page p50 / p99 ms | last page p50 / p99 ms | fill time s |');
+  out('|---|---|---|---|---|');
+  const results: Record<number, number> = {};
+  for (const n of [1_000, 100_000, 1_000_000]) {
+    const app = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off' });
+    const experiences = app.sandbox.store.forAccount('acct_paid_default')!.collection('experiences');
+    const template = experiences.values()[0];
+    if (!template) throw new Error('the default fixture seeds no experiences');
+    for (const seeded of experiences.values()) experiences.delete(seeded.id);
+    const filled = performance.now();
+    const ids: string[] = [];
+    const base = Date.parse('2020-01-01T00:00:00Z');
+    for (let i = 0; i < n; i++) {
+      const id = `exp_bench${String(i).padStart(8, '0')}`;
+      ids.push(id);
+      experiences.insert({ ...template, id, slug: `bench-${i}`, created_at: new Date(base + i * 1000).toISOString().replace('.000Z', 'Z') });
+    }
+    const fill = (performance.now() - filled) / 1000;
+    const server = await serve(app);
+    const path = `${server.url}/v1/experiences?limit=100`;
+    // Newest first: the middle page starts after the middle record, the last one near the oldest.
+    const first = await probe(path, 300);
+    const middle = await probe(`${path}&starting_after=${ids[Math.floor(n / 2)]}`, 300);
+    const last = await probe(`${path}&starting_after=${ids[150]}`, 300);
+    await server.close();
+    results[n] = middle.p50;
+    out(`| ${n.toLocaleString('en-US')} | ${fmt(first.p50, 2)} / ${fmt(first.p99, 2)} | ${fmt(middle.p50, 2)} / ${fmt(middle.p99, 2)} | ${fmt(last.p50, 2)} / ${fmt(last.p99, 2)} | ${fmt(fill, 1)} |`);
+  }
+  const ratio = results[1_000_000]! / results[1_000]!;
+  out();
+  out(`Middle-page p50 at 1M records / at 1k records: **${fmt(ratio, 2)}×** (target: within 2×).`);
+  out();
+  return ratio;
+}
+
+async function jobs(): Promise<number> {
+  out('## Job polling against live jobs');
+  out();
+  out('GET /v1/jobs/{id} of random live (queued) crawl jobs, 1,000 sequential polls per cell over loopback (in process), frozen clock.');
+  out();
+  out('| live jobs | create time s | poll p50 ms | poll p99 ms |');
+  out('|---|---|---|---|');
+  const p50s: Record<number, number> = {};
+  for (const n of [10, 10_000]) {
+    const app = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off' });
+    app.sandbox.store.forAccount('acct_paid_default')!.account.credits.balance = 1e12;
+    const server = await serve(app);
+    const created = performance.now();
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const res = await fetch(`${server.url}/v1/web/crawl`, {
+        method: 'POST',
+        headers: { ...PAID, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `https://site-${i}.example.com/`, max_pages: 1 }),
+      });
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    const createSeconds = (performance.now() - created) / 1000;
+    const samples: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const id = ids[(i * 7919) % ids.length];
+      const started = performance.now();
+      const res = await fetch(`${server.url}/v1/jobs/${id}`, { headers: PAID });
+      await res.arrayBuffer();
+      samples.push(performance.now() - started);
+    }
+    await server.close();
+    samples.sort((a, b) => a - b);
+    p50s[n] = percentile(samples, 50);
+    out(`| ${n.toLocaleString('en-US')} | ${fmt(createSeconds, 1)} | ${fmt(percentile(samples, 50), 2)} | ${fmt(percentile(samples, 99), 2)} |`);
+  }
+  const ratio = p50s[10_000]! / p50s[10]!;
+  out();
+  out(`Poll p50 with 10k live jobs / with 10: **${fmt(ratio, 2)}×**.`);
+  out();
+  return ratio;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  out('# Benchmarks');
+  out();
+  out(`Command: \`npm run bench\`. Machine: ${os.cpus().length} × ${cpu}, ${fmt(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}.`);
+  out();
+  const { rss, statusRatio } = await throughput();
+  const cold = await coldStart();
+  const pageRatio = await pages();
+  const jobRatio = await jobs();
+  out('## Targets');
+  out();
+  out('| target | measured | met |');
+  out('|---|---|---|');
+  out(`| GET /v1/status throughput ≥ 0.7 × bare Koa | ${fmt(statusRatio, 2)} × | ${statusRatio >= 0.7 ? 'yes' : 'no'} |`);
+  out(`| cold start < 300 ms | ${fmt(cold)} ms | ${cold < 300 ? 'yes' : 'no'} |`);
+  out(`| page latency 1M vs 1k within 2× | ${fmt(pageRatio, 2)} × | ${pageRatio <= 2 ? 'yes' : 'no'} |`);
+  out(`| job poll with 10k live jobs vs 10 (no target; reported) | ${fmt(jobRatio, 2)} × | — |`);
+  out(`| RSS after load (no target; reported) | ${fmt(rss, 1)} MiB | — |`);
+  out();
+  out(`Whole run: ${fmt((performance.now() - started) / 1000)} s.`);
+  if (process.argv.includes('--write')) writeFileSync(`${ROOT}BENCHMARKS.md`, `${report.join('\n')}\n`);
+}
+
+await main();

@@ -1,0 +1,40 @@
+/**
+ * Ad accounts (`adacct_…`) and their conversion destinations (`addest_…`, a pixel or dataset on an
+ * ad platform). The pair (destination id, its `account_id`) is what `POST /v1/ads/conversions`
+ * takes. Pinned destinations come first and their ad accounts count toward `ad_accounts`.
+ */
+import type { Faker } from '@faker-js/faker';
+import type { SeedContext } from '../../store/account-template.js';
+import type { AdDestinationRecord } from '../../store/records.js';
+import { pastTimestamp } from '../seed-support.js';
+
+const PLATFORMS: Record<AdDestinationRecord['platform'], { label: string; pixel(faker: Faker): string }> = {
+  meta: { label: 'Meta Pixel', pixel: (f) => f.string.numeric({ length: 15, allowLeadingZeros: false }) },
+  google_ads: { label: 'Google Ads conversion', pixel: (f) => `AW-${f.string.numeric({ length: 10, allowLeadingZeros: false })}` },
+  tiktok: { label: 'TikTok Pixel', pixel: (f) => f.string.alphanumeric({ length: 20, casing: 'upper' }) },
+  pinterest: { label: 'Pinterest Tag', pixel: (f) => f.string.numeric({ length: 13, allowLeadingZeros: false }) },
+};
+
+export function seedAdDestinations({ store, faker, ids, now, count, pinned }: SeedContext): void {
+  const destinations = store.collection('ad_destinations');
+  const pins = pinned.ad_destinations ?? [];
+  const adAccounts = [...new Set(pins.map((p) => p.account_id))];
+  while (adAccounts.length < count('ad_accounts', 2)) adAccounts.push(ids.next('adacct'));
+  const perAccount = count('ad_destinations_per_ad_account', 2);
+  for (const accountId of adAccounts) {
+    const pinnedHere = pins.filter((p) => p.account_id === accountId);
+    for (let i = 0; i < Math.max(perAccount, pinnedHere.length); i++) {
+      const platform = faker.helpers.objectKey(PLATFORMS);
+      const pixelId = PLATFORMS[platform].pixel(faker);
+      destinations.insert({
+        id: pinnedHere[i]?.id ?? ids.next('addest'),
+        object: 'ad_destination',
+        account_id: accountId,
+        platform,
+        name: `${PLATFORMS[platform].label} ${pixelId}`,
+        pixel_id: pixelId,
+        created_at: pastTimestamp(faker, now),
+      });
+    }
+  }
+}

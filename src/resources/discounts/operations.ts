@@ -1,0 +1,35 @@
+/** Discounts: spec §4.11, §2.9. A deleted discount is removed from the account: gone for every later call. */
+import { defineOperation, type JsonSchema } from '../../operations/types.js';
+import { findByIdOrSlug, required } from '../lookup.js';
+
+export const discountDeletionSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'object', 'deleted'],
+  properties: { id: { type: 'string', pattern: '^disc_' }, object: { const: 'discount' }, deleted: { const: true } },
+};
+
+export const deleteDiscount = defineOperation<undefined, Record<string, never>, { id: string }>({
+  operationId: 'deleteDiscount',
+  method: 'DELETE',
+  path: '/discounts/{id}',
+  tag: 'Discounts',
+  specSection: '4.11',
+  summary: 'Delete discount',
+  description: 'Deletes a discount, named by its id (`disc_…`) or its slug.',
+  params: {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string', minLength: 1, maxLength: 255, description: "The discount's id or slug." } },
+  },
+  success: { status: 200, description: 'The discount deletion result.', schema: discountDeletionSchema },
+  errors: [400, 401, 403, 404, 429, 500],
+  handler({ params, store }) {
+    const discounts = store.collection('discounts');
+    const discount = required(findByIdOrSlug(discounts, 'disc', params.id), 'discount', params.id, 'id');
+    discounts.delete(discount.id);
+    return { body: { id: discount.id, object: 'discount', deleted: true } };
+  },
+});
+
+export const discountOperations = [deleteDiscount];

@@ -1,0 +1,74 @@
+/** Email: update inbox (spec §4.7) and list inbox messages (spec §4.8; filters `label` and `direction`, contract §2). */
+import { listPage, type ListQuery } from '../../operations/pagination.js';
+import { listEnvelopeSchema, paginatedQuery, prefixedIdSchema } from '../../operations/schemas.js';
+import { defineOperation } from '../../operations/types.js';
+import { validationFailed } from '../../operations/validation.js';
+import { required } from '../lookup.js';
+import { mergeMetadata } from './metadata.js';
+import { inboxSchema, inboxView, messageSchema, messageView } from './schemas.js';
+
+export const updateInbox = defineOperation<{ display_name?: string; metadata?: Record<string, unknown> }, Record<string, never>, { id: string }>({
+  operationId: 'updateInbox',
+  method: 'PATCH',
+  path: '/email/inboxes/{id}',
+  tag: 'Email',
+  specSection: '4.7',
+  summary: 'Update inbox',
+  description:
+    'Updates the display name and/or merges `metadata` into the existing metadata: each key sent replaces that key, a key sent as `null` is removed, ' +
+    'keys not sent are kept.',
+  params: { type: 'object', required: ['id'], properties: { id: prefixedIdSchema('inbox', 'The inbox.') } },
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      display_name: { type: 'string', minLength: 1, maxLength: 255 },
+      metadata: { type: 'object', description: 'Merged into the existing metadata; a key with value null is removed.' },
+    },
+  },
+  success: { status: 200, description: 'The updated inbox.', schema: inboxSchema },
+  errors: [400, 401, 403, 404, 422, 429],
+  handler({ params, body, store }) {
+    const inbox = required(store.collection('inboxes').get(params.id), 'inbox', params.id, 'id');
+    const { merged, errors } = mergeMetadata(inbox.metadata, body.metadata ?? {});
+    // Checked before anything changes: a rejected update leaves the inbox as it was.
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+    if (body.display_name !== undefined) inbox.display_name = body.display_name;
+    inbox.metadata = merged;
+    return { body: inboxView(inbox) };
+  },
+});
+
+export const listInboxMessages = defineOperation<undefined, ListQuery & { label?: string; direction?: 'inbound' | 'outbound' }, { inbox_id: string }>({
+  operationId: 'listInboxMessages',
+  method: 'GET',
+  path: '/email/inboxes/{inbox_id}/messages',
+  tag: 'Email',
+  specSection: '4.8',
+  summary: 'List inbox messages',
+  description: 'Lists the messages of one inbox, newest first, optionally only those with a label and/or of one direction.',
+  params: { type: 'object', required: ['inbox_id'], properties: { inbox_id: prefixedIdSchema('inbox', 'The inbox.') } },
+  query: paginatedQuery({
+    label: { type: 'string', minLength: 1, maxLength: 100, description: 'Only messages carrying this label (`received`, `sent`, `unread`, `starred`…).' },
+    direction: { enum: ['inbound', 'outbound'], description: 'Only messages of this direction.' },
+  }),
+  success: { status: 200, description: 'A page of messages.', schema: listEnvelopeSchema(messageSchema) },
+  errors: [400, 401, 403, 404, 429],
+  handler({ params, query, store, path }) {
+    const inbox = required(store.collection('inboxes').get(params.inbox_id), 'inbox', params.inbox_id, 'inbox_id');
+    const { label, direction } = query;
+    const filters = label !== undefined || direction !== undefined;
+    return {
+      body: listPage(store.collection('messages'), query, {
+        url: path,
+        scope: (message) => message.inbox_id === inbox.id,
+        ...(filters
+          ? { filter: (message) => (label === undefined || message.labels.includes(label)) && (direction === undefined || message.direction === direction) }
+          : {}),
+        view: messageView,
+      }),
+    };
+  },
+});
+
+export const emailOperations = [updateInbox, listInboxMessages];

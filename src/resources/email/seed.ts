@@ -1,0 +1,44 @@
+/**
+ * Inboxes of a new account (one mail domain per account, pinned inboxes first), and their messages:
+ * realistic support threads with the account's customers, inserted oldest first so lists page
+ * newest first.
+ */
+import type { SeedContext } from '../../store/account-template.js';
+import type { MessageRecord } from '../../store/records.js';
+import { pastTimestamp, withPinned } from '../seed-support.js';
+import { seedThreads } from './threads.js';
+
+const LOCAL_PARTS = ['hello', 'support', 'team', 'newsletter', 'billing', 'partnerships'];
+const TEAMS: Record<string, string> = { support: 'support', billing: 'finance', partnerships: 'business', newsletter: 'marketing' };
+
+export function seedInboxes(context: SeedContext): void {
+  const { store, faker, ids, now, count, pinned } = context;
+  const word = faker.word.noun().toLowerCase().replace(/[^a-z]/g, '') || 'creator';
+  const kind = faker.helpers.arrayElement(['studio', 'academy', 'lab', 'club']);
+  const brand = `${capitalize(word)} ${capitalize(kind)}`;
+  const domain = `${word}${kind}.com`;
+  const used = new Set((pinned.inboxes ?? []).map((i) => i.local_part));
+  const free = LOCAL_PARTS.filter((part) => !used.has(part));
+  const messages: MessageRecord[] = [];
+  for (const [i, pin] of withPinned(pinned.inboxes, count('inboxes', 2)).entries()) {
+    const localPart = pin?.local_part ?? free.shift() ?? `inbox${i + 1}`;
+    const inbox = store.collection('inboxes').insert({
+      object: 'inbox',
+      id: pin?.id ?? ids.next('inbox'),
+      address: `${localPart}@${domain}`,
+      local_part: localPart,
+      domain,
+      display_name: `${brand} ${capitalize(localPart)}`,
+      status: 'active',
+      metadata: { team: TEAMS[localPart] ?? 'general', sla_hours: faker.helpers.arrayElement([4, 24, 48]) },
+      created_at: pastTimestamp(faker, now, 400),
+    });
+    messages.push(...seedThreads(context, inbox, count('messages_per_inbox', 12)));
+  }
+  messages.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+  for (const message of messages) store.collection('messages').insert(message);
+}
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

@@ -1,0 +1,55 @@
+/**
+ * Form submissions: spec §4.5, §2.4, §6. A submission finds or creates the customer by email, who
+ * becomes the respondent, and records the lead-magnet delivery it triggers.
+ */
+import { defineOperation } from '../../operations/types.js';
+import { findOrCreateCustomer } from '../customers/match.js';
+import { required } from '../lookup.js';
+import { resolveAnswers } from './answers.js';
+import { createFormSubmissionBodySchema, formSubmissionSchema, formSubmissionView, type CreateFormSubmissionBody } from './schemas.js';
+
+export const createFormSubmission = defineOperation<CreateFormSubmissionBody>({
+  operationId: 'createFormSubmission',
+  method: 'POST',
+  path: '/form_submissions',
+  tag: 'Form submissions',
+  specSection: '4.5',
+  summary: 'Create form submission',
+  description:
+    'Submits a response to a lead-magnet form. The customer is created or matched by email and becomes the respondent; ' +
+    'the delivery of the lead magnet is triggered. Answers are checked against each field (type, required, options).',
+  body: createFormSubmissionBodySchema,
+  bodyRequired: true,
+  success: { status: 201, description: 'The new form submission.', schema: formSubmissionSchema },
+  errors: [400, 401, 403, 404, 422, 429, 500],
+  handler({ body, store, sandbox }) {
+    const form = required(store.collection('forms').get(body.form_id), 'form', body.form_id, 'form_id');
+    const { answers, email, name } = resolveAnswers(form, body);
+    const { customer } = findOrCreateCustomer(store, sandbox, email, name);
+    const now = sandbox.timestamp();
+    const submission = store.collection('form_submissions').insert({
+      id: sandbox.ids.next('fsub'),
+      object: 'form_submission',
+      form_id: form.id,
+      answers,
+      respondent_type: 'customer',
+      respondent_id: customer.id,
+      created_at: now,
+    });
+    store.collection('deliveries').insert({
+      id: sandbox.ids.next('dlv'),
+      object: 'delivery',
+      form_id: form.id,
+      form_submission_id: submission.id,
+      customer_id: customer.id,
+      email: customer.email,
+      experience_id: form.lead_magnet_experience_id,
+      channel: 'email',
+      status: 'sent',
+      created_at: now,
+    });
+    return { body: formSubmissionView(submission) };
+  },
+});
+
+export const formSubmissionOperations = [createFormSubmission];

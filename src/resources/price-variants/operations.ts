@@ -1,0 +1,55 @@
+/** Price-variant links: spec §4.10, §2.9. Unlinking revokes the access the link granted. */
+import { ApiError } from '../../errors/api-error.js';
+import { prefixedIdSchema } from '../../operations/schemas.js';
+import { defineOperation, type JsonSchema } from '../../operations/types.js';
+import { findByIdOrSlug, required } from '../lookup.js';
+import { revokeGrants } from './grants.js';
+
+export const experienceLinkDeletionSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['price_variant', 'experience', 'object', 'deleted'],
+  properties: {
+    price_variant: { type: 'string', pattern: '^pv_' },
+    experience: { type: 'string', pattern: '^exp_' },
+    object: { const: 'experience_link' },
+    deleted: { const: true },
+  },
+};
+
+export const unlinkPriceVariantExperience = defineOperation<undefined, Record<string, never>, { price_variant_id: string; id: string }>({
+  operationId: 'unlinkPriceVariantExperience',
+  method: 'DELETE',
+  path: '/price_variants/{price_variant_id}/experiences/{id}',
+  tag: 'Price variants',
+  specSection: '4.10',
+  summary: 'Unlink experience from price variant',
+  description:
+    'Removes the link between a price variant and an experience (named by id or slug) and revokes the access granted through it: ' +
+    "those grants become `revoked` and the experience's `active_grants_count` drops.",
+  params: {
+    type: 'object',
+    required: ['price_variant_id', 'id'],
+    properties: {
+      price_variant_id: prefixedIdSchema('pv', 'The price variant.'),
+      id: { type: 'string', minLength: 1, maxLength: 255, description: "The experience's id (`exp_…`) or slug." },
+    },
+  },
+  success: { status: 200, description: 'The link deletion result.', schema: experienceLinkDeletionSchema },
+  errors: [400, 401, 403, 404, 429, 500],
+  handler({ params, store, sandbox }) {
+    const variant = required(store.collection('price_variants').get(params.price_variant_id), 'price variant', params.price_variant_id, 'price_variant_id');
+    const experience = required(findByIdOrSlug(store.collection('experiences'), 'exp', params.id), 'experience', params.id, 'id');
+    if (!variant.experience_ids.includes(experience.id)) {
+      throw new ApiError('resource_missing', {
+        param: 'id',
+        message: `Experience '${experience.id}' is not linked to price variant '${variant.id}'.`,
+      });
+    }
+    variant.experience_ids = variant.experience_ids.filter((id) => id !== experience.id);
+    revokeGrants(store, variant.id, experience.id, sandbox.timestamp());
+    return { body: { price_variant: variant.id, experience: experience.id, object: 'experience_link', deleted: true } };
+  },
+});
+
+export const priceVariantOperations = [unlinkPriceVariantExperience];

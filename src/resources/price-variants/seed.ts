@@ -1,0 +1,65 @@
+/**
+ * Price variants of a new account, each linked to experiences (`experience_ids`), and the grants
+ * their buyers hold: every buyer of a variant gets one grant per linked experience. A few grants are
+ * already revoked (a refund, say), so `active_grants_count` visibly counts only active ones.
+ */
+import { isoTimestamp } from '../../clock/virtual-clock.js';
+import type { SeedContext } from '../../store/account-template.js';
+import type { PriceVariantRecord } from '../../store/records.js';
+import { pastTimestamp, withPinned } from '../seed-support.js';
+import { recountActiveGrants } from './grants.js';
+
+const PLANS = [
+  { name: 'Lifetime access', interval: 'one_time', amounts: [4900, 9700, 19900] },
+  { name: 'Monthly membership', interval: 'month', amounts: [900, 1500, 2900] },
+  { name: 'Annual membership', interval: 'year', amounts: [9000, 15000, 29000] },
+  { name: 'Pro bundle', interval: 'one_time', amounts: [29900, 49900] },
+] as const;
+
+export function seedPriceVariants(context: SeedContext): void {
+  const { store, faker, ids, now, count, pinned } = context;
+  const variants = store.collection('price_variants');
+  const experienceIds = store.collection('experiences').values().map((e) => e.id);
+  for (const pin of withPinned(pinned.price_variants, count('price_variants', 6))) {
+    const plan = faker.helpers.arrayElement(PLANS);
+    variants.insert({
+      id: pin?.id ?? ids.next('pv'),
+      object: 'price_variant',
+      name: plan.name,
+      amount: faker.helpers.arrayElement(plan.amounts),
+      currency: faker.helpers.weightedArrayElement([
+        { value: 'usd', weight: 6 },
+        { value: 'eur', weight: 2 },
+        { value: 'gbp', weight: 1 },
+      ]),
+      interval: plan.interval,
+      experience_ids: pin?.experience_ids ? [...pin.experience_ids] : faker.helpers.arrayElements(experienceIds, { min: 1, max: 3 }),
+      created_at: pastTimestamp(faker, now),
+    });
+  }
+  for (const variant of variants.values()) seedGrants(context, variant);
+  for (const id of experienceIds) recountActiveGrants(store, id);
+}
+
+function seedGrants({ store, faker, ids, now, count }: SeedContext, variant: PriceVariantRecord): void {
+  const customers = store.collection('customers').values();
+  const buyers = faker.helpers.arrayElements(customers, Math.min(customers.length, count('grants_per_price_variant', 3)));
+  for (const buyer of buyers) {
+    // Bought after the customer existed; refunded (if at all) after buying.
+    const grantedMs = faker.number.int({ min: Date.parse(buyer.created_at), max: now });
+    const revokedMs = faker.number.int({ min: grantedMs, max: now });
+    const refunded = faker.datatype.boolean({ probability: 0.15 });
+    for (const experienceId of variant.experience_ids) {
+      store.collection('grants').insert({
+        id: ids.next('grant'),
+        object: 'grant',
+        customer_id: buyer.id,
+        experience_id: experienceId,
+        price_variant_id: variant.id,
+        status: refunded ? 'revoked' : 'active',
+        granted_at: isoTimestamp(grantedMs),
+        revoked_at: refunded ? isoTimestamp(revokedMs) : null,
+      });
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Records ordered by a numeric key (ties by insertion), for "everything due by t" queries in
+ * O(log n + k). Backs the ledger of unfinished jobs.
+ */
+import { BTree } from './btree.js';
+
+type Key = readonly [at: number, seq: number];
+const compare = (a: Key, b: Key): number => a[0] - b[0] || a[1] - b[1];
+
+export class OrderedIndex<T> {
+  private readonly tree = new BTree<Key, T>(undefined, compare);
+  private readonly keys = new Map<T, Key>();
+  private seq = 0;
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  add(at: number, value: T): void {
+    if (this.keys.has(value)) return;
+    const key: Key = [at, this.seq++];
+    this.keys.set(value, key);
+    this.tree.set(key, value);
+  }
+
+  delete(_at: number, value: T): void {
+    const key = this.keys.get(value);
+    if (!key) return;
+    this.keys.delete(value);
+    this.tree.delete(key);
+  }
+
+  /** Values with key <= `at`, in key order; a snapshot, so callers may delete while iterating. */
+  upTo(at: number): T[] {
+    const out: T[] = [];
+    this.tree.forRange([Number.NEGATIVE_INFINITY, -1], [at, Number.POSITIVE_INFINITY], true, (_key, value) => {
+      out.push(value);
+    });
+    return out;
+  }
+
+  all(): T[] {
+    return this.tree.valuesArray();
+  }
+}
