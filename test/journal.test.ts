@@ -55,6 +55,29 @@ describe('GET /__admin/requests (contract §3.4)', () => {
     ]);
   });
 
+  it('contract §3.4: keeps the body of a write answered before its body was read (a 401, a scenario 500); not one that was not JSON', async () => {
+    const c = client(makeApp());
+    await c.post('/v1/auth/keys').set(bearer('cc_test_unknown_token')).send({ name: 'who' });
+    await c.post('/v1/auth/keys').set(bearer(KEYS.free)).set('Prefer', 'scenario=server-error').send({ name: 'ci', extra: [1, 2] });
+    await c.post('/v1/auth/keys').set(bearer(KEYS.free)).set('Content-Type', 'text/plain').send('name=ci');
+    expect((await journal(c)).map((e) => [e.status, e.body])).toEqual([
+      [400, null],
+      [500, { name: 'ci', extra: [1, 2] }],
+      [401, { name: 'who' }],
+    ]);
+  });
+
+  it('contract §3.4: a body over 1 MiB is not kept, whether a parser or the journal met it first', async () => {
+    const c = client(makeApp());
+    const big = { name: 'x'.repeat(1024 * 1024 + 10) };
+    await c.post('/v1/auth/keys').set(bearer(KEYS.free)).send(big);
+    await c.post('/v1/auth/keys').set(bearer(KEYS.free)).set('Prefer', 'scenario=server-error').send(big);
+    expect((await journal(c)).map((e) => [e.status, e.body])).toEqual([
+      [500, null],
+      [400, null],
+    ]);
+  });
+
   it('contract §3.4: marks idempotent replays and lists the scenarios that acted', async () => {
     const c = client(makeApp());
     const active = await activate(c, { name: 'deprecated-operations', operation_id: 'createApiKey' });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
+import { isWrite } from '../src/operations/types.js';
 import { OPERATIONS } from '../src/resources/index.js';
 import { ACCOUNTS, client, expectError, KEYS, makeApp } from './support/harness.js';
 import { activate, journal, send } from './support/scenarios.js';
@@ -85,6 +86,28 @@ describe('every operation (contract §3.5), over the whole operation table', () 
       expectError(res, 'internal_error', { message: MESSAGES.internal });
       expect(res.headers['preference-applied']).toBe('scenario=server-error');
       expect((await send(c, op, KEYS.free)).status, op.operationId).not.toBe(500);
+    }
+  });
+
+  it('contract §3.5: every operation gets each shipped answer: a 429, an expired key, the deprecation headers', async () => {
+    const c = client(makeApp());
+    for (const op of OPERATIONS) {
+      const limited = await send(c, op, KEYS.paid, { Prefer: 'scenario=rate-limited' });
+      expectError(limited, 'rate_limit_exceeded', { message: MESSAGES.rateLimited, extra: { plan_tier: 'paid' } });
+      expectError(await send(c, op, KEYS.paid, { Prefer: 'scenario=keys-expired' }), 'authentication_required', { message: MESSAGES.authExpired });
+      const deprecated = await send(c, op, KEYS.paid, { Prefer: 'scenario=deprecated-operations' });
+      expect([deprecated.headers.deprecation, deprecated.headers.link], op.operationId).toEqual(['@1767225600', '<https://docs.example.com/deprecations>; rel="deprecation"']);
+    }
+  });
+
+  it('§7.3.5: for every write operation, a scenario 500 is not remembered under its Idempotency-Key', async () => {
+    const c = client(makeApp());
+    for (const op of OPERATIONS.filter(isWrite)) {
+      const key = { 'Idempotency-Key': `retry-${op.operationId}` };
+      expectError(await send(c, op, KEYS.free, { ...key, Prefer: 'scenario=server-error' }), 'internal_error', { message: MESSAGES.internal });
+      const retry = await send(c, op, KEYS.free, key);
+      expect(retry.status, op.operationId).not.toBe(500);
+      expect(retry.headers['idempotent-replayed'], op.operationId).toBeUndefined();
     }
   });
 
