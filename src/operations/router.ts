@@ -10,7 +10,7 @@ import { MESSAGES } from '../errors/messages.js';
 import type { Next, SandboxContext, SandboxState } from '../http/context.js';
 import type { JobScenarioSource } from '../jobs/outcome.js';
 import { toRouterPath, type OperationDef } from './types.js';
-import { validateBody, validateQuery, validatorsFor } from './validation.js';
+import { validateBody, validateQuery, validatorsFor, type OperationValidators } from './validation.js';
 
 export type SandboxMiddleware = (ctx: SandboxContext, next: Next) => Promise<void>;
 export type OperationPipeline = (op: OperationDef) => SandboxMiddleware[];
@@ -29,8 +29,12 @@ export function bindOperation(op: OperationDef): SandboxMiddleware {
  * only requests that are valid, and never remember a validation failure.
  */
 export function validateRequest(op: OperationDef): SandboxMiddleware {
-  const validators = validatorsFor(op);
+  // Compiled on the operation's first request and cached for the process: compiling every schema at
+  // boot cost most of the CLI's cold start. test/core-operations.test.ts compiles them all, so a
+  // broken schema still fails the build rather than a user's request.
+  let validators: OperationValidators | undefined;
   return async function validateRequestMiddleware(ctx, next) {
+    validators ??= validatorsFor(op);
     const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
     if (validators.params && !validators.params(params)) {
       const failed = validators.params.errors?.[0]?.instancePath.slice(1) ?? 'id';
