@@ -3,11 +3,11 @@
  * rule language as the shipped ones, are checked at load with errors naming the file and the JSON
  * path, and need no code. The examples of scenarios/README.md are loaded here too.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, PACKAGE_ROOT } from '../src/options.js';
-import { ScenarioFileError } from '../src/scenarios/definition.js';
+import { ScenarioDefinition, ScenarioFileError } from '../src/scenarios/definition.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from './support/harness.js';
 import { runCli } from './support/cli.js';
 import { advance, pollJob } from './support/jobs.js';
@@ -110,7 +110,7 @@ describe('invalid scenario files are refused at load (contract §3.5)', () => {
     ['not JSON', '{"description": ', /^scenario .*bad\.json: not valid JSON/],
     ['no description', { rules: [{ effect: { delay_ms: 1 } }] }, /bad\.json at \/: missing field 'description'/],
     ['an unknown field', { ...one({ effect: { delay_ms: 1 } }), name: 'x' }, /bad\.json at \/: unknown field 'name'/],
-    ['no rules', { description: 'x', rules: [] }, /bad\.json at \/rules: must NOT have fewer than 1 items/],
+    ['no rules', { description: 'x', rules: [] }, /bad\.json at \/rules: must have at least 1 item/],
     ['an unknown effect', one({ effect: { explode: true } }), /bad\.json at \/rules\/0\/effect: unknown field 'explode'/],
     ['an empty effect', one({ effect: {} }), /bad\.json at \/rules\/0\/effect: must not be empty/],
     ['an unknown error code', one({ effect: { error: { code: 'teapot' } } }), /bad\.json at \/rules\/0\/effect\/error\/code: must be one of: bad_request, /],
@@ -155,6 +155,17 @@ describe('invalid scenario files are refused at load (contract §3.5)', () => {
   it('README: other files of the directory (a README) are not scenarios', () => {
     const c = withFiles({ 'README.md': '# mine', 'quiet.json': one({ effect: { delay_ms: 0 } }) });
     expect(c.sandbox.scenarios.available().map((s) => s.name)).toContain('quiet');
+  });
+});
+
+describe('the shipped scenarios', () => {
+  it('contract §3.5: every shipped file passes the full check, params schemas and defaults included (skipped at start-up)', () => {
+    const files = readdirSync(path.join(PACKAGE_ROOT, 'scenarios')).filter((f) => f.endsWith('.json'));
+    expect(files).toHaveLength(6);
+    for (const file of files) {
+      const raw = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'scenarios', file), 'utf8')) as unknown;
+      expect(() => ScenarioDefinition.parse(path.basename(file, '.json'), file, raw, { checkParamSchemas: true }), file).not.toThrow();
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, SCENARIOS_DIR } from '../options.js';
 import { shownFixturePath } from '../store/fixture-file.js';
-import { ScenarioDefinition, ScenarioFileError } from './definition.js';
+import { ScenarioDefinition, ScenarioFileError, type ParseOptions } from './definition.js';
 
 /** A scenario's name is its file's base name: lowercase words joined by `-`, a token in a Prefer header. */
 const SCENARIO_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -17,10 +17,10 @@ export type ScenarioCatalog = ReadonlyMap<string, ScenarioDefinition>;
 // Parsed files by path and content: many apps are made per test run, each file is parsed once.
 const parsed = new Map<string, ScenarioDefinition>();
 
-function loadFile(file: string, name: string): ScenarioDefinition {
+function loadFile(file: string, name: string, options: ParseOptions): ScenarioDefinition {
   const shown = shownFixturePath(file);
   const text = readFileSync(file, 'utf8');
-  const cacheKey = `${file}\u0000${text}`;
+  const cacheKey = `${file}\u0000${options.checkParamSchemas}\u0000${text}`;
   const cached = parsed.get(cacheKey);
   if (cached) return cached;
   let raw: unknown;
@@ -29,7 +29,7 @@ function loadFile(file: string, name: string): ScenarioDefinition {
   } catch (error) {
     throw new ScenarioFileError(shown, '', `not valid JSON (${(error as Error).message})`);
   }
-  const definition = ScenarioDefinition.parse(name, shown, raw);
+  const definition = ScenarioDefinition.parse(name, shown, raw, options);
   parsed.set(cacheKey, definition);
   return definition;
 }
@@ -63,7 +63,8 @@ export function loadScenarioCatalog(userDir: string | undefined, operationIds: r
       }
       const existing = catalog.get(name);
       if (existing) throw new ScenarioFileError(shown, '', `a scenario named '${name}' is already defined by ${existing.file}`);
-      const definition = loadFile(file, name);
+      // The shipped files' param schemas are checked by the test suite, not at every start-up.
+      const definition = loadFile(file, name, { checkParamSchemas: dir !== SCENARIOS_DIR });
       for (const { operationId, pointer } of definition.namedOperations()) {
         if (!known.has(operationId)) throw new ScenarioFileError(shown, pointer, `unknown operation '${operationId}' (known operations: ${operationIds.join(', ')})`);
       }

@@ -12,13 +12,14 @@
  * rather than at its first use; at activation the params given are checked against their schemas
  * and the effects against the effect schema again.
  */
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog.js';
 import type { FieldErrors } from '../errors/api-error.js';
 import { DeprecationRuleError, parseDeprecation } from '../http/deprecation.js';
 import type { JobOutcomeDecision } from '../jobs/outcome.js';
 import { compileQuerySchema, compileSchema, describeSchemaError } from '../operations/validation.js';
 import type { JsonSchema } from '../operations/types.js';
+import { check, type Problem, type Shape } from './shape.js';
 
 /** The longest `delay_ms` an effect may ask for: long enough for any client timeout test, short enough for a test run. */
 export const MAX_DELAY_MS = 30_000;
@@ -28,79 +29,70 @@ export const MAX_RETRY_AFTER_SECONDS = 86_400;
 /** Names that scope an activation; a param may not take one (boot specs and Prefer share one list). */
 export const SCOPE_KEYS = ['account_id', 'api_key_id', 'operation_id', 'times'] as const;
 
-const PARAM_NAME = '^[a-z][a-z0-9_]{0,63}$';
-const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'];
+const PARAM_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
 
-const MATCH_SCHEMA: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    operations: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
-    methods: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: METHODS } },
+const MATCH_SHAPE: Shape = {
+  kind: 'object',
+  fields: {
+    operations: { kind: 'array', minItems: 1, unique: true, items: { kind: 'string', minLength: 1 } },
+    methods: { kind: 'array', minItems: 1, unique: true, items: { kind: 'enum', values: METHODS } },
   },
 };
 
+function paramName(name: string): string | undefined {
+  if (PARAM_NAME.test(name) && !([...SCOPE_KEYS, 'name'] as string[]).includes(name)) return undefined;
+  return `invalid name '${name}' (lowercase letters, digits and _, not a scope key)`;
+}
+
 /** The file's shape; effects are checked separately, once their params are filled in. */
-const FILE_SCHEMA: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
+const FILE_SHAPE: Shape = {
+  kind: 'object',
   required: ['description', 'rules'],
-  properties: {
-    $schema: { type: 'string' },
-    description: { type: 'string', minLength: 1, maxLength: 500 },
-    params: {
-      type: 'object',
-      propertyNames: { pattern: PARAM_NAME, not: { enum: [...SCOPE_KEYS, 'name'] } },
-      additionalProperties: { type: 'object', required: ['default'], properties: { default: true } },
-    },
+  fields: {
+    $schema: { kind: 'string' },
+    description: { kind: 'string', minLength: 1, maxLength: 500 },
+    // Each param is a JSON Schema (checked by ajv) with a default.
+    params: { kind: 'map', key: paramName, value: { kind: 'object', open: true, required: ['default'], fields: {} } },
     rules: {
-      type: 'array',
+      kind: 'array',
       minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['effect'],
-        properties: { description: { type: 'string' }, match: MATCH_SCHEMA, effect: { type: 'object' } },
-      },
+      items: { kind: 'object', required: ['effect'], fields: { description: { kind: 'string' }, match: MATCH_SHAPE, effect: { kind: 'any' } } },
     },
   },
 };
 
 /** An effect with its params filled in. At least one part; parts combine (a delay, then an answer). */
-export const EFFECT_SCHEMA: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  minProperties: 1,
-  properties: {
-    delay_ms: { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS },
+export const EFFECT_SHAPE: Shape = {
+  kind: 'object',
+  nonEmpty: true,
+  fields: {
+    delay_ms: { kind: 'integer', min: 0, max: MAX_DELAY_MS },
     error: {
-      type: 'object',
-      additionalProperties: false,
+      kind: 'object',
       required: ['code'],
-      properties: {
-        code: { enum: Object.keys(ERROR_CATALOG) },
-        status: { type: 'integer', minimum: 400, maximum: 599 },
-        message: { type: 'string', minLength: 1, maxLength: 1000 },
-        retry_after: { type: 'integer', minimum: 0, maximum: MAX_RETRY_AFTER_SECONDS },
+      fields: {
+        code: { kind: 'enum', values: Object.keys(ERROR_CATALOG) },
+        status: { kind: 'integer', min: 400, max: 599 },
+        message: { kind: 'string', minLength: 1, maxLength: 1000 },
+        retry_after: { kind: 'integer', min: 0, max: MAX_RETRY_AFTER_SECONDS },
       },
     },
-    expire_key: { const: true },
+    expire_key: { kind: 'true' },
     deprecate: {
-      type: 'object',
-      additionalProperties: false,
+      kind: 'object',
       required: ['deprecated_at', 'sunset', 'link'],
-      properties: { deprecated_at: { type: 'string' }, sunset: { type: 'string' }, link: { type: 'string' } },
+      fields: { deprecated_at: { kind: 'string' }, sunset: { kind: 'string' }, link: { kind: 'string' } },
     },
     job: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      properties: {
-        outcome: { enum: ['completed', 'failed', 'cancelled'] },
-        error: { type: 'string', minLength: 1, maxLength: 1000 },
-        error_code: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
-        at_progress: { type: 'integer', minimum: 0, maximum: 99 },
-        slow_factor: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+      kind: 'object',
+      nonEmpty: true,
+      fields: {
+        outcome: { kind: 'enum', values: ['completed', 'failed', 'cancelled'] },
+        error: { kind: 'string', minLength: 1, maxLength: 1000 },
+        error_code: { kind: 'string', pattern: /^[a-z][a-z0-9_]{0,63}$/ },
+        at_progress: { kind: 'integer', min: 0, max: 99 },
+        slow_factor: { kind: 'number', above: 0, max: 1000 },
       },
     },
   },
@@ -160,34 +152,15 @@ export class ScenarioParamsError extends Error {
   }
 }
 
-/** Where a schema error points and what it says, in the words the fixture errors use. */
-function problem(error: ErrorObject): { pointer: string; detail: string } {
-  switch (error.keyword) {
-    case 'additionalProperties':
-      return { pointer: error.instancePath, detail: `unknown field '${String(error.params.additionalProperty)}'` };
-    case 'required':
-      return { pointer: error.instancePath, detail: `missing field '${String(error.params.missingProperty)}'` };
-    case 'propertyNames':
-      return { pointer: error.instancePath, detail: `invalid name '${String(error.params.propertyName)}' (lowercase letters, digits and _, not a scope key)` };
-    case 'minProperties':
-      return { pointer: error.instancePath, detail: 'must not be empty' };
-    default:
-      return { pointer: error.instancePath, detail: describeSchemaError(error) };
-  }
-}
-
-/** The most specific error: ajv reports a property's errors before the ones of its parents. */
-function firstProblem(validate: ValidateFunction): { pointer: string; detail: string } {
+/** The deepest of ajv's errors (a property's come before its parents'), in the fixture errors' words. */
+function ajvProblem(validate: ValidateFunction): Problem {
   const errors = validate.errors ?? [];
-  // A bad param name yields the inner pattern error too; the propertyNames one says which name.
-  const named = errors.find((e) => e.keyword === 'propertyNames');
-  if (named) return problem(named);
-  const deepest = [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)[0];
-  return deepest ? problem(deepest) : { pointer: '', detail: 'is invalid' };
+  const error = [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)[0];
+  if (!error) return { pointer: '', detail: 'is invalid' };
+  if (error.keyword === 'additionalProperties') return { pointer: error.instancePath, detail: `unknown field '${String(error.params.additionalProperty)}'` };
+  if (error.keyword === 'required') return { pointer: error.instancePath, detail: `missing field '${String(error.params.missingProperty)}'` };
+  return { pointer: error.instancePath, detail: describeSchemaError(error) };
 }
-
-let fileValidator: ValidateFunction | undefined;
-let effectValidator: ValidateFunction | undefined;
 
 function isParamRef(value: unknown): value is { $param: unknown } {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && '$param' in value;
@@ -227,12 +200,25 @@ function checkRefs(value: unknown, declared: ReadonlySet<string>, pointer: strin
   }
 }
 
+export interface ParseOptions {
+  /**
+   * Compile the params' JSON Schemas with ajv and check each default against its schema. On for
+   * users' files; off for the shipped ones, whose params the test suite checks, so that start-up
+   * needs no ajv (its first compile is most of a cold start). Either way the effects are checked
+   * with every param at its default, and given params are checked against their schemas.
+   */
+  checkParamSchemas: boolean;
+}
+
 export class ScenarioDefinition {
   readonly description: string;
   /** The declared params: name -> JSON Schema with its default. */
   readonly params: Readonly<Record<string, JsonSchema>>;
   private readonly rules: RawRule[];
-  private validators: { json: ValidateFunction; text: ValidateFunction } | undefined;
+  /** The params object's schema, defaults left out (they are filled in before checking). */
+  private readonly paramsSchema: JsonSchema;
+  /** Compiled when first needed: compiling is most of the cost of loading a file. */
+  private validators: { json?: ValidateFunction; text?: ValidateFunction } = {};
 
   private constructor(
     readonly name: string,
@@ -242,22 +228,29 @@ export class ScenarioDefinition {
     this.description = raw.description;
     this.params = raw.params ?? {};
     this.rules = raw.rules;
+    // A default inside `properties` is what ajv's strict mode refuses alone; the defaults are applied by hand.
+    const properties = Object.fromEntries(Object.entries(this.params).map(([name, { default: _, ...schema }]) => [name, schema]));
+    this.paramsSchema = { type: 'object', additionalProperties: false, properties };
+  }
+
+  private defaults(): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(this.params).map(([name, schema]) => [name, structuredClone(schema.default)]));
+  }
+
+  private validator(mode: 'json' | 'text'): ValidateFunction {
+    return (this.validators[mode] ??= mode === 'json' ? compileSchema(this.paramsSchema) : compileQuerySchema(this.paramsSchema));
   }
 
   /** Parses and checks a file's JSON; throws ScenarioFileError naming the file and the path. */
-  static parse(name: string, file: string, raw: unknown): ScenarioDefinition {
+  static parse(name: string, file: string, raw: unknown, options: ParseOptions = { checkParamSchemas: true }): ScenarioDefinition {
     const fail = (pointer: string, detail: string): never => {
       throw new ScenarioFileError(file, pointer || '/', detail);
     };
-    fileValidator ??= compileSchema(FILE_SCHEMA);
-    // A deep copy: ajv's defaults must never write into what the caller holds.
     const copy = structuredClone(raw);
-    if (!fileValidator(copy)) {
-      const { pointer, detail } = firstProblem(fileValidator);
-      fail(pointer, detail);
-    }
+    const problem = check(copy, FILE_SHAPE);
+    if (problem) fail(problem.pointer, problem.detail);
     const definition = new ScenarioDefinition(name, file, copy as RawScenario);
-    definition.checkParams(fail);
+    if (options.checkParamSchemas) definition.checkParams(fail);
     const declared = new Set(Object.keys(definition.params));
     definition.rules.forEach((rule, i) => checkRefs(rule.effect, declared, `/rules/${i}/effect`, fail));
     // Every param at its default: a file whose effects cannot work fails here, not at first use.
@@ -271,20 +264,27 @@ export class ScenarioDefinition {
     return definition;
   }
 
+  /** Every param schema compiles and its default satisfies it (one compile for all of them). */
   private checkParams(fail: (pointer: string, detail: string) => never): void {
-    for (const [param, schema] of Object.entries(this.params)) {
-      // Alone, the default sits at a schema root, where ajv's strict mode refuses it.
-      const { default: defaultValue, ...rest } = schema;
-      let validate: ValidateFunction;
-      try {
-        validate = compileSchema(rest);
-      } catch (error) {
-        return fail(`/params/${param}`, `not a valid JSON Schema: ${(error as Error).message}`);
+    if (Object.keys(this.params).length === 0) return;
+    let validate: ValidateFunction;
+    try {
+      validate = this.validator('json');
+    } catch {
+      // Find which param's schema is broken, to name it.
+      for (const [param, schema] of Object.entries(this.paramsSchema.properties as Record<string, JsonSchema>)) {
+        try {
+          compileSchema(schema);
+        } catch (error) {
+          fail(`/params/${param}`, `not a valid JSON Schema: ${(error as Error).message}`);
+        }
       }
-      if (!validate(structuredClone(defaultValue))) {
-        const { pointer, detail } = firstProblem(validate);
-        fail(`/params/${param}/default`, `${pointer ? `${pointer} ` : ''}${detail}`);
-      }
+      return fail('/params', 'not valid JSON Schemas');
+    }
+    if (!validate(this.defaults())) {
+      const { pointer, detail } = ajvProblem(validate);
+      const [, param, ...inside] = pointer.split('/');
+      fail(`/params/${param ?? ''}/default`, `${inside.length > 0 ? `/${inside.join('/')} ` : ''}${detail}`);
     }
   }
 
@@ -319,13 +319,12 @@ export class ScenarioDefinition {
     return { params, rules };
   }
 
+  /** The given params over the defaults, checked (and, as text, converted) by their schemas. */
   private checkGivenParams(given: Record<string, unknown>, mode: 'json' | 'text'): Record<string, unknown> {
-    this.validators ??= (() => {
-      const schema: JsonSchema = { type: 'object', additionalProperties: false, properties: this.params };
-      return { json: compileSchema(schema), text: compileQuerySchema(schema) };
-    })();
-    const params = structuredClone(given);
-    const validate = this.validators[mode];
+    const params = { ...this.defaults(), ...structuredClone(given) };
+    // The defaults were checked at load.
+    if (Object.keys(given).length === 0) return params;
+    const validate = this.validator(mode);
     if (validate(params)) return params;
     const errors: FieldErrors = {};
     for (const error of validate.errors ?? []) {
@@ -359,11 +358,8 @@ function set(values: readonly string[] | undefined): ReadonlySet<string> | undef
 }
 
 function resolveEffect(effect: Record<string, unknown>): ResolvedEffect {
-  effectValidator ??= compileSchema(EFFECT_SCHEMA);
-  if (!effectValidator(effect)) {
-    const { pointer, detail } = firstProblem(effectValidator);
-    throw new RuleError(pointer, detail);
-  }
+  const problem = check(effect, EFFECT_SHAPE);
+  if (problem) throw new RuleError(problem.pointer, problem.detail);
   const raw = effect as {
     delay_ms?: number;
     error?: ErrorEffect;
