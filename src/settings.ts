@@ -19,7 +19,7 @@ export const SETTINGS: Setting[] = [
   { flag: 'port', env: 'PORT', option: 'port', default: '4010', description: 'port to listen on; 0 picks a free port' },
   { flag: 'host', env: 'HOST', option: 'host', default: '127.0.0.1', description: 'bind address' },
   { flag: 'fixtures', env: 'MOCK_FIXTURES', option: 'fixtures', default: 'default', description: 'a name under fixtures/ or a path to a fixture file' },
-  { flag: 'scenario', env: 'MOCK_SCENARIOS', option: 'scenarios', default: 'none', multiple: true, description: 'scenario active from boot (repeatable; env: comma list)' },
+  { flag: 'scenario', env: 'MOCK_SCENARIOS', option: 'scenarios', default: 'none', multiple: true, description: 'scenario active from boot: name[;key=value...] (repeatable; env: comma list)' },
   { flag: 'scenarios-dir', env: 'MOCK_SCENARIOS_DIR', option: 'scenariosDir', default: 'none', description: 'a directory of your own scenario files, beside scenarios/' },
   { flag: 'journal-size', env: 'MOCK_JOURNAL_SIZE', option: 'journalSize', default: '1000', description: 'how many /v1 requests the journal keeps; 0 = off' },
   { flag: 'seed', env: 'MOCK_SEED', option: 'seed', default: '1', description: 'seeds ids and fake data' },

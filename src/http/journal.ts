@@ -26,7 +26,7 @@ function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (text: string | undefined) => {
-      req.off('data', onData).off('end', onEnd).off('error', onError);
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onError);
       resolve(text);
     };
     const onData = (chunk: Buffer) => {
@@ -36,7 +36,8 @@ function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
     };
     const onEnd = () => finish(Buffer.concat(chunks).toString('utf8'));
     const onError = () => finish(undefined);
-    req.on('data', onData).on('end', onEnd).on('error', onError);
+    // `close` without `end`: the client went away mid-body.
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onError);
   });
 }
 
@@ -53,7 +54,7 @@ async function sentBody(ctx: SandboxContext): Promise<unknown> {
 
 export function journal(prefix: string) {
   return async function journalMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
-    if (!isUnder(ctx.path, prefix)) return void (await next());
+    if (!isUnder(ctx.path, prefix) || ctx.sandbox.journal.capacity === 0) return void (await next());
     // The slot belongs to this boot's journal: a reset during the request leaves it out of the new one.
     const slot = ctx.sandbox.journal.arrive({
       request_id: ctx.state.requestId,

@@ -7,10 +7,10 @@
  *                  "effect": { "error": { "code": "rate_limit_exceeded", "retry_after": { "$param": "retry_after" } } } } ] }
  *
  * Params are JSON Schemas, each with a default, so a scenario can always be activated by its name
- * alone; an effect refers to one with `{"$param": name}` in place of a value. A file is checked with
- * every param at its default, so a broken file fails at load (naming the file and the JSON path)
- * rather than at its first use; at activation the params given are checked against their schemas
- * and the effects against the effect schema again.
+ * alone; an effect refers to one with `{"$param": name}` in place of a value. A file's shape and
+ * its effects, with every param at its default, are checked at load (src/scenarios/shape.ts), so a
+ * broken file fails at start-up naming the file and the JSON path, not at its first use; at
+ * activation the params given are checked against their schemas and the effects checked again.
  */
 import type { ValidateFunction } from 'ajv';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog.js';
