@@ -14,12 +14,15 @@ import { callerIdentification } from './http/identify-caller.js';
 import { idempotency } from './http/idempotency.js';
 import { isUnder, journal } from './http/journal.js';
 import { jsonBody } from './http/json-body.js';
+import { observeResponses, type ResponseObserver } from './http/observe-responses.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { requestLog, type LogWriter } from './http/request-log.js';
 import { applyScenarios } from './http/scenarios.js';
 import { bindOperation, buildApiRouter, routeFallback, validateRequest, type SandboxMiddleware } from './operations/router.js';
 import type { OperationDef } from './operations/types.js';
+import { deprecationPredicate } from './openapi/deprecation.js';
+import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';
 import { resolveOptions, type MockOptions } from './options.js';
 import { OPERATIONS } from './resources/index.js';
 import { Sandbox } from './sandbox.js';
@@ -30,9 +33,17 @@ export interface CreateAppOptions extends MockOptions {
   realTime?: RealTimeSource;
   /** Where `log: true` writes its lines; stderr by default. */
   logWriter?: LogWriter;
+  /** Called with every finished /v1 response (logging, metrics, contract checks); see `responseObservers`. */
+  onResponse?: ResponseObserver;
 }
 
-export type MockApp = Koa<SandboxState, { sandbox: Sandbox }> & { sandbox: Sandbox };
+export type MockApp = Koa<SandboxState, { sandbox: Sandbox }> & {
+  sandbox: Sandbox;
+  /** The OpenAPI document of this instance, as served at `GET /openapi.json`. */
+  openapi: OpenApiPublisher;
+  /** Observers of finished /v1 responses; add to watch an app made elsewhere. */
+  responseObservers: Set<ResponseObserver>;
+};
 
 export const API_PREFIX = '/v1';
 
@@ -74,6 +85,8 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   const app = new Koa<SandboxState, { sandbox: Sandbox }>() as MockApp;
   app.sandbox = sandbox;
   app.context.sandbox = sandbox;
+  app.openapi = new OpenApiPublisher(operations, () => deprecationPredicate(sandbox));
+  app.responseObservers = new Set(options.onResponse ? [options.onResponse] : []);
   app.proxy = false;
   // Errors never reach Koa's own handler (the envelope answers them); keep it silent in test suites.
   app.silent = true;
@@ -89,13 +102,15 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   ]) as SandboxMiddleware;
 
   const stack: SandboxMiddleware[] = [
+    observeResponses(app.responseObservers, API_PREFIX),
     requestId(),
     ...(resolved.log ? [requestLog(options.logWriter ? { write: options.logWriter } : {})] : []),
     // Outside the envelope, so it records the status actually sent, errors included.
     journal(API_PREFIX),
     errorEnvelope(),
     under(API_PREFIX, v1),
-    // Outside /v1 only the admin API answers; anything else is a 404 in the envelope too.
+    // Outside /v1: the OpenAPI document (no key, not counted), the admin API, and 404s in the envelope.
+    openApiRoute(app.openapi),
     routeFallback(adminRouter),
     adminRouter.routes() as unknown as SandboxMiddleware,
   ];

@@ -19,3 +19,5 @@ export { FixtureError } from './store/fixture-file.js';
 export { ScenarioFileError } from './scenarios/definition.js';
 export { ERROR_CATALOG, type ErrorCode } from './errors/catalog.js';
 export { OPERATIONS } from './resources/index.js';
+export { type FinishedResponse, type ResponseObserver } from './http/observe-responses.js';
+export { buildOpenApiDocument, API_VERSION, type OpenApiDocument } from './openapi/document.js';

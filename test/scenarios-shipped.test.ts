@@ -268,6 +268,24 @@ describe('deprecated-operations (contract §3.5; spec §9)', () => {
     expect(isDeprecated('listApiKeys')).toBe(false);
   });
 
+  it('§9.2: /openapi.json flags the operation deprecated while the scenario is active, and not once it ends', async () => {
+    const c = client(makeApp());
+    const flagged = async () => {
+      const doc = (await c.get('/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string; deprecated?: boolean }>> };
+      return Object.values(doc.paths).flatMap((item) => Object.values(item)).filter((op) => op.deprecated).map((op) => op.operationId);
+    };
+    expect(await flagged()).toEqual([]);
+    await activate(c, { name: 'deprecated-operations', operation_id: 'listExperiences', account_id: ACCOUNTS.free });
+    expect(await flagged()).toEqual([]);
+    const active = await activate(c, { name: 'deprecated-operations', operation_id: 'listExperiences', times: 1 });
+    expect(await flagged()).toEqual(['listExperiences']);
+    // Every caller now gets the headers, as the document says.
+    const res = await c.get('/v1/experiences').set(bearer(KEYS.paid));
+    expect([res.status, res.headers.deprecation]).toEqual([200, '@1767225600']);
+    expect(await activeScenarios(c)).not.toContainEqual(expect.objectContaining({ id: active.id }));
+    expect(await flagged()).toEqual([]);
+  });
+
   it('§9: a sunset less than six months after deprecated_at is refused with 422 naming the param', async () => {
     const c = client(makeApp());
     const early = await c.post('/__admin/scenarios').send({ name: 'deprecated-operations', params: { sunset: '2026-06-30T23:59:59Z' } });

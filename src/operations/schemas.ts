@@ -23,9 +23,10 @@ export function paginatedQuery(extra: Record<string, JsonSchema> = {}): JsonSche
   return { type: 'object', additionalProperties: false, properties: { ...extra, ...paginationQueryProperties } };
 }
 
-/** The list envelope of spec §2.1. */
+/** The list envelope of spec §2.1; named `<Item>List` in the OpenAPI document when the item has a title. */
 export function listEnvelopeSchema(item: JsonSchema): JsonSchema {
   return {
+    ...(typeof item.title === 'string' ? { title: `${item.title}List` } : {}),
     type: 'object',
     additionalProperties: false,
     required: ['object', 'data', 'has_more', 'url'],
@@ -46,6 +47,8 @@ export const errorEnvelopeSchema: JsonSchema = {
   properties: {
     error: {
       type: 'object',
+      // Closed, so the OpenAPI document and the response contract tests catch a stray member.
+      additionalProperties: false,
       required: ['type', 'code', 'message'],
       properties: {
         type: { enum: ['api_error', 'invalid_request_error', 'validation_error'] },

@@ -1,12 +1,18 @@
 /**
  * In-process test harness: the app on supertest with a frozen clock and the default fixture.
  * `expectError` asserts the whole envelope and the headers every /v1 error must carry.
+ *
+ * Every app made or used here (`makeApp`, `client`, `startServer`) has its /v1 responses checked
+ * against its own OpenAPI document (test/support/contract.ts); a test that receives a response the
+ * document does not describe fails. Use these helpers rather than `createApp` directly.
  */
 import request from 'supertest';
 import { expect } from 'vitest';
 import { createApp, type CreateAppOptions, type MockApp } from '../../src/app.js';
 import type { ErrorCode } from '../../src/errors/catalog.js';
 import { ERROR_CATALOG } from '../../src/errors/catalog.js';
+import { startMockServer, type MockServer } from '../../src/server.js';
+import { checkContracts } from './contract.js';
 
 export const FROZEN_AT = '2026-01-15T12:00:00Z';
 
@@ -20,11 +26,18 @@ export const KEYS = {
 export const ACCOUNTS = { free: 'acct_free_default', paid: 'acct_paid_default' } as const;
 
 export function makeApp(options: CreateAppOptions = {}): MockApp {
-  return createApp({ clock: FROZEN_AT, ...options });
+  return checkContracts(createApp({ clock: FROZEN_AT, ...options }));
 }
 
 export function client(app: MockApp) {
-  return request(app.callback());
+  return request(checkContracts(app).callback());
+}
+
+/** The server on a loopback port (`port: 0`), its responses contract-checked like in-process ones. */
+export async function startServer(options: CreateAppOptions = {}): Promise<MockServer> {
+  const mock = await startMockServer({ clock: FROZEN_AT, ...options });
+  checkContracts(mock.app);
+  return mock;
 }
 
 export function bearer(token: string): { Authorization: string } {

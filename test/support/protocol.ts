@@ -12,6 +12,7 @@ import type { CreateAppOptions, MockApp } from '../../src/app.js';
 import type { SandboxState } from '../../src/http/context.js';
 import { FIXTURES_DIR } from '../../src/options.js';
 import { startMockServer, type MockServer } from '../../src/server.js';
+import { checkContracts } from './contract.js';
 
 interface HasHeaders {
   headers: Record<string, string | string[] | undefined> | Headers;
@@ -119,6 +120,8 @@ export function mockServers(): (options: CreateAppOptions) => Promise<MockServer
   });
   return async (options) => {
     const mock = await startMockServer(options);
+    // Its responses are contract-checked like every harness app's (test/support/contract.ts).
+    checkContracts(mock.app);
     started.push(mock);
     return mock;
   };

@@ -4,6 +4,8 @@ import type { ApiKeyRecord } from '../../store/records.js';
 
 /** ApiKey of spec §2.2: every field always present. */
 export const apiKeySchema: JsonSchema = {
+  // A PascalCase title names the schema in the OpenAPI document (`#/components/schemas/ApiKey`).
+  title: 'ApiKey',
   type: 'object',
   additionalProperties: false,
   required: ['object', 'id', 'name', 'last4', 'token_type', 'token', 'last_used_at', 'expires_at', 'created_at'],

@@ -19,7 +19,7 @@ const strictObject = (properties: Record<string, JsonSchema>): JsonSchema => ({
   properties,
 });
 
-export const statusSchema: JsonSchema = strictObject({
+export const statusSchema: JsonSchema = { title: 'StatusReport', ...strictObject({
   limits: strictObject({
     rate_limit: strictObject({
       tier: { enum: ['free', 'paid'] },
@@ -31,7 +31,7 @@ export const statusSchema: JsonSchema = strictObject({
     task_runs: strictObject({ max_concurrent_per_account: integer, max_concurrent_per_task: integer, max_runtime_seconds: integer }),
     pagination: strictObject({ default_limit: integer, max_limit: integer }),
   }),
-});
+}) };
 
 export const getStatus = defineOperation<undefined, Record<string, never>>({
   operationId: 'getStatus',

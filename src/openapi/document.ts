@@ -1,0 +1,153 @@
+/**
+ * The OpenAPI 3.1 document, built from the operation declarations: the same schemas that validate
+ * requests describe them here, so behaviour and description cannot drift. Nothing in this module
+ * names an operation; a new declaration in OPERATIONS appears in the document by itself.
+ */
+import { isWrite, type JsonSchema, type OperationDef } from '../operations/types.js';
+import { BEARER_SECURITY_SCHEME, errorEnvelopeComponent, HEADER_COMPONENTS, IDEMPOTENCY_KEY_PARAMETER } from './components.js';
+import { NOTHING_DEPRECATED, type DeprecationPredicate } from './deprecation.js';
+import { exampleFromSchema } from './example.js';
+import { errorResponse, errorStatuses, successResponse } from './responses.js';
+
+/** Spec §9.1: the API description carries version 1.0.0. */
+export const API_VERSION = '1.0.0';
+export const OPENAPI_VERSION = '3.1.0';
+export const SECURITY_SCHEME_NAME = 'bearerAuth';
+
+export interface DocumentOptions {
+  /** Which operations are deprecated right now (see `deprecation.ts`); none by default. */
+  isDeprecated?: DeprecationPredicate;
+  /** `servers[0].url`; the API lives under `/v1` of whatever origin serves the document. */
+  serverUrl?: string;
+}
+
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, JsonSchema> } & Record<string, unknown>;
+};
+export type OpenApiOperation = Record<string, unknown> & { operationId: string; responses: Record<string, unknown> };
+
+/**
+ * Moves every schema node with a PascalCase `title` into `components.schemas` and leaves a `$ref`,
+ * so generated clients get named types. Two different schemas under one title are a declaration bug.
+ */
+class SchemaRegistry {
+  readonly schemas: Record<string, JsonSchema> = {};
+  private readonly serialized = new Map<string, string>();
+
+  hoist(schema: JsonSchema): JsonSchema {
+    const copy = this.walk(structuredClone(schema));
+    return copy;
+  }
+
+  private walk(node: JsonSchema): JsonSchema {
+    for (const key of ['properties', 'patternProperties', '$defs'] as const) {
+      const map = node[key] as Record<string, JsonSchema> | undefined;
+      if (map) for (const [name, child] of Object.entries(map)) map[name] = this.walk(child);
+    }
+    for (const key of ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'] as const) {
+      const child = node[key];
+      if (child && typeof child === 'object' && !Array.isArray(child)) node[key] = this.walk(child as JsonSchema);
+    }
+    for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const) {
+      const list = node[key] as JsonSchema[] | undefined;
+      if (Array.isArray(list)) node[key] = list.map((child) => this.walk(child));
+    }
+    const title = node.title;
+    if (typeof title !== 'string' || !/^[A-Z][A-Za-z0-9]*$/.test(title)) return node;
+    const text = JSON.stringify(node);
+    const known = this.serialized.get(title);
+    if (known !== undefined && known !== text) throw new Error(`Two different schemas are titled ${title}; give one another title`);
+    this.serialized.set(title, text);
+    this.schemas[title] = node;
+    return { $ref: `#/components/schemas/${title}` };
+  }
+}
+
+function parameters(op: OperationDef, registry: SchemaRegistry): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  const add = (location: 'path' | 'query', schema: JsonSchema | undefined) => {
+    const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((schema?.required ?? []) as string[]);
+    for (const [name, property] of Object.entries(properties)) {
+      const { description, ...rest } = property;
+      out.push({
+        name,
+        in: location,
+        required: location === 'path' || required.has(name),
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: registry.hoist(rest),
+        example: exampleFromSchema(property, name),
+      });
+    }
+  };
+  add('path', op.params);
+  add('query', op.query);
+  if (isWrite(op)) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  return out;
+}
+
+function describe(op: OperationDef, deprecated: boolean): string {
+  const parts = [op.description ?? op.summary, `Spec §${op.specSection}.`];
+  if (deprecated) parts.push('Deprecated: responses carry `Deprecation`, `Sunset` and `Link` headers (spec §9.3).');
+  return parts.join('\n\n');
+}
+
+function operationObject(op: OperationDef, deprecated: boolean, registry: SchemaRegistry): OpenApiOperation {
+  const hoistContent = (response: Record<string, unknown>) => {
+    const media = (response.content as Record<string, { schema: JsonSchema }>)['application/json']!;
+    media.schema = registry.hoist(media.schema);
+    return response;
+  };
+  const responses: Record<string, unknown> = { [String(op.success.status)]: hoistContent(successResponse(op, deprecated)) };
+  for (const status of errorStatuses(op)) responses[String(status)] = hoistContent(errorResponse(op, status, deprecated));
+  const operation: OpenApiOperation = {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: describe(op, deprecated),
+    tags: [op.tag],
+    parameters: parameters(op, registry),
+    responses,
+    'x-spec-section': op.specSection,
+  };
+  if (op.body) {
+    operation.requestBody = {
+      required: op.bodyRequired === true,
+      content: { 'application/json': { schema: registry.hoist(op.body), example: exampleFromSchema(op.body) } },
+    };
+  }
+  if (deprecated) operation.deprecated = true;
+  return operation;
+}
+
+export function buildOpenApiDocument(operations: readonly OperationDef[], options: DocumentOptions = {}): OpenApiDocument {
+  const isDeprecated = options.isDeprecated ?? NOTHING_DEPRECATED;
+  const registry = new SchemaRegistry();
+  registry.hoist(errorEnvelopeComponent());
+  const paths: OpenApiDocument['paths'] = {};
+  const tags: string[] = [];
+  for (const op of operations) {
+    const deprecated = isDeprecated(op.operationId);
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, deprecated, registry);
+    if (!tags.includes(op.tag)) tags.push(op.tag);
+  }
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Creator Commerce Platform API',
+      version: API_VERSION,
+      description:
+        'Served by creator-commerce-mock, a stateful sandbox of the Creator Commerce Platform API. Generated from the same operation declarations that route and validate requests. Rate limits (spec §8): one fixed 60-second window per API key, free 600 and paid 3,000 requests.',
+    },
+    servers: [{ url: options.serverUrl ?? '/v1', description: 'The API, relative to the origin that serves this document.' }],
+    security: [{ [SECURITY_SCHEME_NAME]: [] }],
+    tags: tags.map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: registry.schemas,
+      headers: structuredClone(HEADER_COMPONENTS),
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
+      securitySchemes: { [SECURITY_SCHEME_NAME]: BEARER_SECURITY_SCHEME },
+    },
+  };
+}
