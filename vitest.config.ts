@@ -2,12 +2,23 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    environment: 'node',
-    globalSetup: ['test/global-setup.ts'],
-    // Every /v1 response a test receives through the harness must match the OpenAPI document.
-    setupFiles: ['test/support/contract-setup.ts'],
-    // Tests drive the sandbox in-process with a frozen clock, so they never need long timeouts.
-    testTimeout: 20_000,
+    projects: [
+      {
+        test: {
+          name: 'sandbox',
+          include: ['test/**/*.test.ts'],
+          // The example suite is its own project, with its own globalSetup (below).
+          exclude: ['test/examples/**', 'node_modules/**'],
+          environment: 'node',
+          globalSetup: ['test/global-setup.ts'],
+          // Every /v1 response a test receives through the harness must match the OpenAPI document.
+          setupFiles: ['test/support/contract-setup.ts'],
+          // Tests drive the sandbox in-process with a frozen clock, so they never need long timeouts.
+          testTimeout: 20_000,
+        },
+      },
+      // How a client project uses the sandbox from a vitest globalSetup (README "Scenarios").
+      'test/examples/vitest.config.ts',
+    ],
   },
 });

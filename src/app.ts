@@ -12,11 +12,13 @@ import type { SandboxContext, SandboxState } from './http/context.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { callerIdentification } from './http/identify-caller.js';
 import { idempotency } from './http/idempotency.js';
+import { isUnder, journal } from './http/journal.js';
 import { jsonBody } from './http/json-body.js';
 import { observeResponses, type ResponseObserver } from './http/observe-responses.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { requestLog, type LogWriter } from './http/request-log.js';
+import { applyScenarios } from './http/scenarios.js';
 import { bindOperation, buildApiRouter, routeFallback, validateRequest, type SandboxMiddleware } from './operations/router.js';
 import type { OperationDef } from './operations/types.js';
 import { deprecationPredicate } from './openapi/deprecation.js';
@@ -50,7 +52,7 @@ const terminal = async (): Promise<void> => {};
 /** Runs `middleware` for paths under `prefix` (a whole segment) and ends the chain there. */
 function under(prefix: string, middleware: SandboxMiddleware): SandboxMiddleware {
   return async function underPrefix(ctx, next) {
-    if (ctx.path === prefix || ctx.path.startsWith(`${prefix}/`)) await middleware(ctx, terminal);
+    if (isUnder(ctx.path, prefix)) await middleware(ctx, terminal);
     else await next();
   };
 }
@@ -58,11 +60,13 @@ function under(prefix: string, middleware: SandboxMiddleware): SandboxMiddleware
 /**
  * What each operation runs, in order, after the /v1 chain (caller identification, rate limit) has
  * matched it; `dispatch` (the handler) follows. Deprecation comes first so that every answer of a
- * deprecated operation carries its headers; idempotency sits right around the handler, after
- * validation, so it only ever remembers requests that reached the operation.
+ * deprecated operation carries its headers; scenarios come next, so their answers (a 500, a 429,
+ * an expired key) carry those headers too, come before authentication, and never reach idempotency;
+ * idempotency sits right around the handler, after validation, so it only ever remembers requests
+ * that reached the operation.
  */
 function operationPipeline(op: OperationDef): SandboxMiddleware[] {
-  return [bindOperation(op), deprecation(), authenticate(), ...(op.body ? [jsonBody()] : []), validateRequest(op), idempotency()];
+  return [bindOperation(op), deprecation(), applyScenarios(), authenticate(), ...(op.body ? [jsonBody()] : []), validateRequest(op), idempotency()];
 }
 
 export function createApp(options: CreateAppOptions = {}): MockApp {
@@ -76,7 +80,7 @@ export function createApp(options: CreateAppOptions = {}): MockApp {
  */
 export function createAppWithOperations(options: CreateAppOptions, operations: readonly OperationDef[]): MockApp {
   const resolved = resolveOptions(options);
-  const sandbox = new Sandbox(resolved, options.realTime);
+  const sandbox = new Sandbox(resolved, options.realTime, operations);
   checkDeprecatedOperations(sandbox.fixture, resolved.deprecations, operations.map((op) => op.operationId));
   const app = new Koa<SandboxState, { sandbox: Sandbox }>() as MockApp;
   app.sandbox = sandbox;
@@ -101,6 +105,8 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
     observeResponses(app.responseObservers, API_PREFIX),
     requestId(),
     ...(resolved.log ? [requestLog(options.logWriter ? { write: options.logWriter } : {})] : []),
+    // Outside the envelope, so it records the status actually sent, errors included.
+    journal(API_PREFIX),
     errorEnvelope(),
     under(API_PREFIX, v1),
     // Outside /v1: the OpenAPI document (no key, not counted), the admin API, and 404s in the envelope.

@@ -3,6 +3,7 @@
 import { ConfigError } from './options.js';
 import { startMockServer } from './server.js';
 import { parseCliSettings, USAGE } from './settings.js';
+import { ScenarioFileError } from './scenarios/definition.js';
 import { FixtureError } from './store/fixture-file.js';
 
 const PROGRAM = 'creator-commerce-mock';
@@ -27,7 +28,13 @@ async function main(): Promise<void> {
   try {
     mock = await startMockServer(settings.options);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof FixtureError) {
+    if (error instanceof ConfigError) {
+      // Found at start-up (an unknown boot scenario): named as the user typed it, flag or variable.
+      const typed = settings.typedNames[error.setting];
+      process.stderr.write(`${PROGRAM}: ${typed ? error.message.replace(error.setting, typed) : error.message}\n`);
+      process.exit(2);
+    }
+    if (error instanceof FixtureError || error instanceof ScenarioFileError) {
       process.stderr.write(`${PROGRAM}: ${error.message}\n`);
       process.exit(2);
     }

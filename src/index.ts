@@ -1,9 +1,22 @@
 /** The package's public API. */
 export { createApp, API_PREFIX, type CreateAppOptions, type MockApp } from './app.js';
 export { startMockServer, type MockServer } from './server.js';
-export { AdminClient, AdminError, type AdminAccount, type AdminApiKey, type ClockState, type AccountStateSnapshot } from './admin/client.js';
+export {
+  AdminClient,
+  AdminError,
+  type AdminAccount,
+  type AdminApiKey,
+  type ClockState,
+  type AccountStateSnapshot,
+  type ActivateScenario,
+  type ActiveScenario,
+  type AvailableScenario,
+  type JournalEntry,
+  type JournalQuery,
+} from './admin/client.js';
 export { ConfigError, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 export { FixtureError } from './store/fixture-file.js';
+export { ScenarioFileError } from './scenarios/definition.js';
 export { ERROR_CATALOG, type ErrorCode } from './errors/catalog.js';
 export { OPERATIONS } from './resources/index.js';
 export { type FinishedResponse, type ResponseObserver } from './http/observe-responses.js';

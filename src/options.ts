@@ -2,6 +2,7 @@
  * Settings of contract §1: one table of flag = environment variable = option. Every value is checked
  * here, once; a bad value throws ConfigError naming the setting, and nothing starts half-configured.
  */
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from './http/deprecation.js';
 
@@ -21,8 +22,15 @@ export interface MockOptions {
   host?: string;
   /** A fixture name under `fixtures/`, or a path to a fixture file. */
   fixtures?: string;
-  /** Scenarios active from boot. */
+  /**
+   * Scenarios active from boot (contract §3.5): a name, optionally followed by `;key=value` pairs
+   * giving params and scope, e.g. `rate-limited;retry_after=5;operation_id=listApiKeys`.
+   */
   scenarios?: string[];
+  /** A directory of your own scenario files, loaded beside the shipped ones in `scenarios/`. */
+  scenariosDir?: string;
+  /** How many /v1 requests the journal keeps (the newest); 0 turns the journal off. */
+  journalSize?: number;
   seed?: number | string;
   /** `running`, `frozen` (at boot time) or an ISO time to freeze at. */
   clock?: ClockSetting;
@@ -43,6 +51,9 @@ export interface ResolvedOptions {
   host: string;
   fixtures: string;
   scenarios: string[];
+  /** Absolute path of the user's scenario directory, if any. */
+  scenariosDir: string | undefined;
+  journalSize: number;
   seed: string;
   clock: { mode: 'running' | 'frozen'; start: number | undefined };
   adminToken: string | undefined;
@@ -65,6 +76,10 @@ export class ConfigError extends Error {
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import.meta.url));
 export const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
+
+/** Default and bounds of `journalSize` (README "Request journal"). */
+export const DEFAULT_JOURNAL_SIZE = 1000;
+export const MAX_JOURNAL_SIZE = 1_000_000;
 
 export const SPEC_RATE_LIMIT: RateLimitQuotas = { enforce: true, free: 600, paid: 3000, windowSeconds: 60 };
 
@@ -106,6 +121,14 @@ export function parseRateLimit(value: unknown, setting = 'rate-limit'): RateLimi
   return quotas;
 }
 
+export function parseJournalSize(value: unknown, setting = 'journal-size'): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_JOURNAL_SIZE) {
+    throw new ConfigError(setting, `expected an integer from 0 (journal off) to ${MAX_JOURNAL_SIZE}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
 /** The `deprecations` option: each entry checked like a fixture's, errors named `deprecations[i].field`. */
 export function parseDeprecations(value: unknown, setting = 'deprecations'): DeprecationInfo[] {
   if (!Array.isArray(value)) throw new ConfigError(setting, `expected a list of {operation_id, deprecated_at, sunset, link}, got ${JSON.stringify(value)}`);
@@ -145,6 +168,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     host: nonEmptyString(options.host ?? '127.0.0.1', 'host'),
     fixtures: nonEmptyString(options.fixtures ?? 'default', 'fixtures'),
     scenarios,
+    scenariosDir: options.scenariosDir === undefined ? undefined : path.resolve(nonEmptyString(options.scenariosDir, 'scenarios-dir')),
+    journalSize: parseJournalSize(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
     seed: String(seed),
     clock: parseClock(options.clock ?? 'running'),
     adminToken: options.adminToken === undefined ? undefined : nonEmptyString(options.adminToken, 'admin-token'),

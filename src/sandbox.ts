@@ -7,11 +7,16 @@ import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual
 import type { JobOutcomeRule } from './jobs/outcome.js';
 import { settleDueJobs, settleJob, settleJobs, type SettleContext } from './jobs/settle.js';
 import { resolveJobSettings, type JobSettings } from './jobs/settings.js';
-import type { ResolvedOptions } from './options.js';
 import { IdGenerator, RequestIdGenerator } from './random.js';
 import { DeprecationRegistry, parseDeprecation } from './http/deprecation.js';
 import { IdempotencyStore } from './http/idempotency-store.js';
 import { RateLimiter } from './http/rate-limiter.js';
+import { RequestJournal } from './journal/request-journal.js';
+import type { OperationDef } from './operations/types.js';
+import { ConfigError, type ResolvedOptions } from './options.js';
+import { loadScenarioCatalog, type ScenarioCatalog } from './scenarios/catalog.js';
+import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from './scenarios/engine.js';
+import { parseBootScenario } from './scenarios/boot-spec.js';
 import { populateAccount } from './store/account-template.js';
 import { loadFixture, type AccountTemplate, type LoadedFixture } from './store/fixture-file.js';
 import type { PinnedRecords } from './store/pinned-records.js';
@@ -34,10 +39,17 @@ export class Sandbox {
   /** Durations and costs per job type: the fixture's `jobs` section over the defaults. */
   readonly jobSettings: JobSettings;
   /**
-   * Rules asked when a job is created, deciding how it ends (src/jobs/outcome.ts). Empty at boot,
-   * so every job completes; scenarios add rules here, and reset removes them.
+   * Rules asked when a job is created, deciding how it ends (src/jobs/outcome.ts). At boot only the
+   * scenario engine's rule, which has no opinion unless a scenario with a job effect matches the
+   * creating request, so every job completes; tests may add rules, and reset removes them.
    */
   jobOutcomeRules!: JobOutcomeRule[];
+  /** Every scenario file, loaded once (scenarios/ and the `scenariosDir` option). */
+  readonly scenarioCatalog: ScenarioCatalog;
+  /** Active scenarios (contract §3.5); boot re-activates the `scenarios` option's. */
+  scenarios!: ScenarioEngine;
+  /** The last `journalSize` /v1 requests (contract §3.4). */
+  journal!: RequestJournal;
   /** First responses of writes sent with an Idempotency-Key, per account (spec §8). */
   idempotency!: IdempotencyStore;
   /** Deprecated operations (spec §9): the fixture's, then the `deprecations` option's (which win). */
@@ -45,12 +57,18 @@ export class Sandbox {
   /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
   private readonly bootInstant: number;
 
+  /** The operations served; scenarios are checked against them. */
+  private readonly operations: readonly OperationDef[];
+
   constructor(
     readonly options: ResolvedOptions,
     private readonly realTime: RealTimeSource = Date.now,
+    operations: readonly OperationDef[] = [],
   ) {
     this.fixture = loadFixture(options.fixtures);
     this.jobSettings = resolveJobSettings(this.fixture.jobs);
+    this.operations = operations;
+    this.scenarioCatalog = loadScenarioCatalog(options.scenariosDir, operations.map((op) => op.operationId));
     this.bootInstant = options.clock.start ?? realTime();
     this.boot();
   }
@@ -69,10 +87,16 @@ export class Sandbox {
     this.requestIds = new RequestIdGenerator();
     this.store = new Store();
     this.rateLimiter = new RateLimiter(this.options.rateLimit);
-    this.jobOutcomeRules = [];
     this.idempotency = new IdempotencyStore();
+    this.journal = new RequestJournal(this.options.journalSize);
+    const scenarios = new ScenarioEngine({ catalog: this.scenarioCatalog, operations: this.operations, store: this.store, clock: this.clock });
+    this.scenarios = scenarios;
+    this.jobOutcomeRules = [scenarios.jobOutcomeRule];
     // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
-    this.deprecations = new DeprecationRegistry([...(this.fixture.deprecations ?? []).map(parseDeprecation), ...this.options.deprecations]);
+    this.deprecations = new DeprecationRegistry(
+      [...(this.fixture.deprecations ?? []).map(parseDeprecation), ...this.options.deprecations],
+      (operationId) => scenarios.deprecatesEveryRequest(operationId),
+    );
     for (const account of this.fixture.accounts) {
       const scoped = this.createAccount({
         id: account.id,
@@ -85,6 +109,22 @@ export class Sandbox {
       for (const key of account.api_keys) {
         this.addApiKey(scoped, key.token, { id: key.id, name: key.name ?? 'Default', access: key.access, expiresAt: key.expires_at ?? null });
       }
+    }
+    // After the fixture's accounts and keys, which boot scenarios may be scoped to.
+    for (const spec of this.options.scenarios) this.activateBootScenario(spec);
+  }
+
+  /** A `scenarios` option entry; refused (at the first boot) with a ConfigError naming the setting. */
+  private activateBootScenario(spec: string): void {
+    let input: ActivationInput;
+    try {
+      input = parseBootScenario(spec);
+      this.scenarios.activate(input, 'text');
+    } catch (error) {
+      if (error instanceof ScenarioActivationError) {
+        throw new ConfigError('scenario', `${JSON.stringify(spec)}: ${error.message}`);
+      }
+      throw error;
     }
   }
 

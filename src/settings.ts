@@ -3,7 +3,7 @@
  * value remembers where it came from so a bad one is reported under the name the user typed.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, parseClock, parsePort, parseRateLimit, type MockOptions } from './options.js';
+import { ConfigError, parseClock, parseJournalSize, parsePort, parseRateLimit, type MockOptions } from './options.js';
 
 export interface Setting {
   flag: string;
@@ -19,7 +19,9 @@ export const SETTINGS: Setting[] = [
   { flag: 'port', env: 'PORT', option: 'port', default: '4010', description: 'port to listen on; 0 picks a free port' },
   { flag: 'host', env: 'HOST', option: 'host', default: '127.0.0.1', description: 'bind address' },
   { flag: 'fixtures', env: 'MOCK_FIXTURES', option: 'fixtures', default: 'default', description: 'a name under fixtures/ or a path to a fixture file' },
-  { flag: 'scenario', env: 'MOCK_SCENARIOS', option: 'scenarios', default: 'none', multiple: true, description: 'scenario active from boot (repeatable; env: comma list)' },
+  { flag: 'scenario', env: 'MOCK_SCENARIOS', option: 'scenarios', default: 'none', multiple: true, description: 'scenario active from boot: name[;key=value...] (repeatable; env: comma list)' },
+  { flag: 'scenarios-dir', env: 'MOCK_SCENARIOS_DIR', option: 'scenariosDir', default: 'none', description: 'a directory of your own scenario files, beside scenarios/' },
+  { flag: 'journal-size', env: 'MOCK_JOURNAL_SIZE', option: 'journalSize', default: '1000', description: 'how many /v1 requests the journal keeps; 0 = off' },
   { flag: 'seed', env: 'MOCK_SEED', option: 'seed', default: '1', description: 'seeds ids and fake data' },
   { flag: 'clock', env: 'MOCK_CLOCK', option: 'clock', default: 'running', description: 'running, frozen, or an ISO time to freeze at' },
   { flag: 'admin-token', env: 'MOCK_ADMIN_TOKEN', option: 'adminToken', default: 'none', description: 'when set, admin calls need header X-Admin-Token' },
@@ -33,13 +35,18 @@ A stateful, deterministic sandbox of the Creator Commerce Platform API.
 API at /v1, admin API at /__admin, OpenAPI document at /openapi.json.
 
 Options (each also read from the environment variable shown; flags win):
-${SETTINGS.map((s) => `  --${`${s.flag}${s.boolean ? '' : ' <value>'}`.padEnd(22)} ${s.env.padEnd(17)} ${s.description} (default: ${s.default})`).join('\n')}
-  --help                                     print this help and exit
+${SETTINGS.map((s) => `  --${`${s.flag}${s.boolean ? '' : ' <value>'}`.padEnd(24)} ${s.env.padEnd(18)} ${s.description} (default: ${s.default})`).join('\n')}
+  --help                                        print this help and exit
 `;
 
 export interface CliSettings {
   help: boolean;
   options: MockOptions;
+  /**
+   * Each given setting under the name the user typed (`--scenario` or `MOCK_SCENARIOS`), keyed by
+   * flag: errors found later, at start-up (an unknown scenario name), are reported under it.
+   */
+  typedNames: Record<string, string>;
 }
 
 function parseBoolean(value: string, name: string): boolean {
@@ -67,14 +74,16 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
     throw new ConfigError(flag, message.replace(/\. To specify.*$/s, '').trim());
   }
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
-  if (values.help) return { help: true, options: {} };
+  if (values.help) return { help: true, options: {}, typedNames: {} };
 
   const options: MockOptions = {};
+  const typedNames: Record<string, string> = {};
   for (const setting of SETTINGS) {
     const fromFlag = values[setting.flag];
     const fromEnv = env[setting.env];
     const name = fromFlag !== undefined ? `--${setting.flag}` : setting.env;
     if (fromFlag === undefined && (fromEnv === undefined || fromEnv === '')) continue;
+    typedNames[setting.flag] = name;
     let value: string | string[] | boolean;
     if (setting.boolean) value = fromFlag !== undefined ? Boolean(fromFlag) : parseBoolean(fromEnv ?? '', name);
     else if (setting.multiple) {
@@ -85,6 +94,9 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
       switch (setting.option) {
         case 'port':
           options.port = parsePort(value, name);
+          break;
+        case 'journalSize':
+          options.journalSize = parseJournalSize(value, name);
           break;
         case 'clock':
           parseClock(value, name);
@@ -113,5 +125,5 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
     }
   }
   options.port ??= 4010;
-  return { help: false, options };
+  return { help: false, options, typedNames };
 }

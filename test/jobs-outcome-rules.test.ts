@@ -97,8 +97,9 @@ describe('job outcome rules: the seam scenarios plug into', () => {
     const free = await createCrawl(c, KEYS.free, { url: 'https://example.com/' });
     const paid = await createCrawl(c, KEYS.paid, { url: 'https://example.com/', max_pages: 3 });
     expect(seen).toEqual([
-      { jobId: free.id, type: 'crawl', operationId: 'crawlSite', accountId: ACCOUNTS.free, apiKeyId: 'key_free_default', input: free.input, now: T0 },
-      { jobId: paid.id, type: 'crawl', operationId: 'crawlSite', accountId: ACCOUNTS.paid, apiKeyId: 'key_paid_default', input: paid.input, now: T0 },
+      // `scenarios`: the creating request's scenarios, which the scenario engine's own rule asks.
+      { jobId: free.id, type: 'crawl', operationId: 'crawlSite', accountId: ACCOUNTS.free, apiKeyId: 'key_free_default', input: free.input, now: T0, scenarios: expect.anything() },
+      { jobId: paid.id, type: 'crawl', operationId: 'crawlSite', accountId: ACCOUNTS.paid, apiKeyId: 'key_paid_default', input: paid.input, now: T0, scenarios: expect.anything() },
     ]);
     await advance(c, 60);
     expect((await pollJob(c, KEYS.free, free.id)).status).toBe('completed');

@@ -2,6 +2,9 @@
  * A typed client of the admin API (contract §3), returned as `mock.admin` by `startMockServer` and
  * usable on its own against any running sandbox: `new AdminClient('http://127.0.0.1:4010')`.
  */
+import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
+import type { ActivationInput, ActiveScenarioView } from '../scenarios/engine.js';
+
 export interface AdminAccount {
   id: string;
   object: 'account';
@@ -34,6 +37,20 @@ export interface AccountStateSnapshot {
   account: AdminAccount;
   state: Record<string, Array<{ id: string } & Record<string, unknown>>> & { credits: { balance: number; used: number } };
 }
+
+/** A scenario file the sandbox can activate (`GET /__admin/scenarios` `available`). */
+export interface AvailableScenario {
+  name: string;
+  description: string;
+  /** Declared params: name -> JSON Schema with its `default`. */
+  params: Record<string, Record<string, unknown>>;
+}
+
+// Type-only: the shapes the sandbox answers, declared once beside the code that builds them.
+export type { ActiveScenarioView as ActiveScenario, ActivationInput as ActivateScenario } from '../scenarios/engine.js';
+export type { JournalEntry } from '../journal/request-journal.js';
+
+export type JournalQuery = Partial<JournalFilter>;
 
 /** An admin call that did not succeed; carries the envelope the sandbox answered. */
 export class AdminError extends Error {
@@ -102,4 +119,27 @@ export class AdminClient {
     freeze: (now?: string) => this.request<ClockState>('POST', '/clock', { mode: 'frozen', ...(now ? { now } : {}) }),
     advance: (seconds: number) => this.request<ClockState>('POST', '/clock/advance', { seconds }),
   };
+
+  readonly scenarios = {
+    list: () => this.request<{ available: AvailableScenario[]; active: ActiveScenarioView[] }>('GET', '/scenarios'),
+    /** `activate('rate-limited')` or `activate({ name, account_id, times, params, … })`. */
+    activate: (input: ActivationInput | string) =>
+      this.request<ActiveScenarioView>('POST', '/scenarios', typeof input === 'string' ? { name: input } : input),
+    get: (id: string) => this.request<ActiveScenarioView>('GET', `/scenarios/${encodeURIComponent(id)}`),
+    deactivate: (id: string) => this.request<ActiveScenarioView & { deleted: true }>('DELETE', `/scenarios/${encodeURIComponent(id)}`),
+    clear: () => this.request<{ deleted: number }>('DELETE', '/scenarios'),
+  };
+
+  /** The request journal: what clients sent to /v1, newest first. */
+  readonly requests = {
+    list: (query: JournalQuery = {}) => {
+      const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+      const suffix = search.toString() ? `?${search}` : '';
+      return this.request<{ object: 'list'; data: JournalEntry[]; has_more: boolean }>('GET', `/requests${suffix}`);
+    },
+    clear: () => this.request<{ deleted: number }>('DELETE', '/requests'),
+  };
+
+  /** Another name for `requests`. */
+  readonly journal = this.requests;
 }

@@ -7,27 +7,14 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../errors/api-error.js';
 import type { Next, SandboxContext, SandboxState } from '../http/context.js';
 import { jsonBody } from '../http/json-body.js';
-import { compileSchema, validateBody } from '../operations/validation.js';
 import type { JsonSchema } from '../operations/types.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { loadFixture } from '../store/fixture-file.js';
 import type { Plan } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
-
-type AdminHandler = (ctx: SandboxContext) => void | Promise<void>;
-
-function bodyOf<T>(ctx: SandboxContext, schema: JsonSchema): T {
-  const body = ((ctx.request as { body?: unknown }).body ?? {}) as Record<string, unknown>;
-  validateBody(compiled(schema), body, schema);
-  return body as T;
-}
-
-const validators = new WeakMap<JsonSchema, ReturnType<typeof compileSchema>>();
-function compiled(schema: JsonSchema) {
-  let v = validators.get(schema);
-  if (!v) validators.set(schema, (v = compileSchema(schema)));
-  return v;
-}
+import { registerJournalRoutes } from './journal-routes.js';
+import { adminRoute, bodyOf, pathParam } from './route-kit.js';
+import { registerScenarioRoutes } from './scenario-routes.js';
 
 const createAccountSchema: JsonSchema = {
   type: 'object',
@@ -88,8 +75,7 @@ export function adminAuth(token: string | undefined) {
 export function buildAdminRouter(adminToken: string | undefined): Router<SandboxState> {
   const router = new Router<SandboxState>({ prefix: '/__admin' });
   router.use(adminAuth(adminToken) as unknown as Middleware, jsonBody() as unknown as Middleware);
-  const route = (method: 'get' | 'post' | 'patch' | 'delete', path: string, handler: AdminHandler) =>
-    router[method](path, handler as unknown as Middleware);
+  const route = adminRoute(router);
 
   route('get', '/health', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -123,11 +109,11 @@ export function buildAdminRouter(adminToken: string | undefined): Router<Sandbox
   });
 
   route('get', '/accounts/:id', (ctx) => {
-    ctx.body = accountState(accountOr404(ctx, (ctx as unknown as { params: { id: string } }).params.id));
+    ctx.body = accountState(accountOr404(ctx, pathParam(ctx, 'id')));
   });
 
   route('patch', '/accounts/:id', (ctx) => {
-    const account = accountOr404(ctx, (ctx as unknown as { params: { id: string } }).params.id);
+    const account = accountOr404(ctx, pathParam(ctx, 'id'));
     const body = bodyOf<{ plan: Plan }>(ctx, patchAccountSchema);
     account.account.plan = body.plan;
     ctx.body = { account: account.account };
@@ -143,7 +129,7 @@ export function buildAdminRouter(adminToken: string | undefined): Router<Sandbox
   });
 
   const keyAction = (action: 'expire' | 'revoke') => (ctx: SandboxContext) => {
-    const id = (ctx as unknown as { params: { id: string } }).params.id;
+    const id = pathParam(ctx, 'id');
     const found = ctx.sandbox.store.findKeyById(id);
     if (!found) throw new ApiError('resource_missing', { param: 'id', message: `No such API key: '${id}'.` });
     const now = ctx.sandbox.timestamp();
@@ -171,5 +157,7 @@ export function buildAdminRouter(adminToken: string | undefined): Router<Sandbox
     ctx.body = ctx.sandbox.clock.snapshot();
   });
 
+  registerScenarioRoutes(route);
+  registerJournalRoutes(route);
   return router;
 }

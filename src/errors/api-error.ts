@@ -10,6 +10,11 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
   /** Extra members of the error object (e.g. `plan_tier` on a 429). */
   extra?: Record<string, unknown>;
+  /**
+   * Another HTTP status than the catalog's, for scenarios that override it (e.g. a 503 carrying
+   * `internal_error`); the code's type is kept. Nothing else uses it.
+   */
+  status?: number;
 }
 
 /**
@@ -30,7 +35,7 @@ export class ApiError extends Error {
     super(options.message ?? entry.message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = entry.status;
+    this.status = options.status ?? entry.status;
     this.type = entry.type;
     this.param = options.param;
     this.errors = options.errors;

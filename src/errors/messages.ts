@@ -16,10 +16,12 @@ export const MESSAGES = {
   missingParameter: (name: string) => `Missing required parameter: ${name}.`,
   invalidQuery: (name: string, detail: string) => `Invalid value for '${name}': ${detail}.`,
   unknownCursor: (id: string) => `Invalid value for 'starting_after': no object with id '${id}' in this list.`,
+  unknownJournalCursor: (id: string) => `Invalid value for 'starting_after': no request '${id}' in the journal (it may have been dropped: the journal keeps the last N).`,
   validationFailed: 'The request contains invalid data. See `errors` for the fields.',
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
   internal: 'An unexpected error occurred on our side. The request may be retried.',
+  preferScenario: (detail: string) => `The scenario asked for in the Prefer header cannot be applied: ${detail}.`,
   rateLimited: 'Too many requests. Retry after the number of seconds in Retry-After.',
   crawlUrl: 'must be an absolute http or https URL',
   insufficientCredits: (needed: number, available: number) =>

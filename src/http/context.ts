@@ -2,6 +2,7 @@
 import type { ParameterizedContext } from 'koa';
 import type { OperationDef } from '../operations/types.js';
 import type { Sandbox } from '../sandbox.js';
+import type { RequestScenarios } from '../scenarios/engine.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import type { DeprecationInfo } from './deprecation.js';
@@ -32,6 +33,8 @@ export interface SandboxState {
    * registry; a scenario may set it for one request; its headers are written when the request ends.
    */
   deprecation?: DeprecationInfo;
+  /** The scenarios matching this request and which acted on it. Set by `applyScenarios`. */
+  scenarios?: RequestScenarios;
 }
 
 export type SandboxContext = ParameterizedContext<SandboxState> & { sandbox: Sandbox };

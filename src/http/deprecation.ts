@@ -129,16 +129,30 @@ export function deprecationHeaders(info: DeprecationInfo): Record<string, string
 export class DeprecationRegistry {
   private readonly byOperation = new Map<string, DeprecationInfo>();
 
-  constructor(entries: Iterable<DeprecationInfo> = []) {
+  /**
+   * `byScenario` says whether an active scenario deprecates every request of an operation (the
+   * sandbox passes its scenario engine's answer); it only affects `isDeprecated`, since the
+   * scenario middleware sets each request's headers itself.
+   */
+  constructor(
+    entries: Iterable<DeprecationInfo> = [],
+    private readonly byScenario: (operationId: string) => boolean = () => false,
+  ) {
     for (const entry of entries) this.set(entry);
   }
 
+  /** The configured deprecation (fixture, option or `set`) of an operation. */
   get(operationId: string): DeprecationInfo | undefined {
     return this.byOperation.get(operationId);
   }
 
+  /**
+   * Whether the operation is deprecated for every caller right now: configured, or by an active
+   * `deprecated-operations`-style scenario not narrowed to one account or key. What the API
+   * description (`/openapi.json`) flags as `deprecated`.
+   */
   isDeprecated(operationId: string): boolean {
-    return this.byOperation.has(operationId);
+    return this.byOperation.has(operationId) || this.byScenario(operationId);
   }
 
   /** Marks (or re-marks) an operation deprecated; refuses a sunset less than six months after. */

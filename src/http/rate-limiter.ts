@@ -44,6 +44,16 @@ export class RateLimiter {
     return this.standing(subject, tier, now, false);
   }
 
+  /**
+   * Takes back one request counted in the current window: a scenario that answers 429 refuses the
+   * request, and refused requests are not counted (spec §8, as the limiter's own 429).
+   */
+  refund(subject: string, now: number): void {
+    const counter = this.counters.get(subject);
+    const window = Math.floor(now / (this.quotas.windowSeconds * 1000));
+    if (counter && counter.window === window && counter.count > 0) counter.count -= 1;
+  }
+
   private standing(subject: string, tier: Plan, now: number, count: boolean): RateLimitStanding {
     const windowMs = this.quotas.windowSeconds * 1000;
     const window = Math.floor(now / windowMs);

@@ -7,7 +7,7 @@ import { Prng } from '../random.js';
 import type { Sandbox } from '../sandbox.js';
 import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
-import { decideJobOutcome } from './outcome.js';
+import { decideJobOutcome, type JobScenarioSource } from './outcome.js';
 import { trackNewJob } from './settle.js';
 import { buildTimeline } from './timeline.js';
 
@@ -20,6 +20,8 @@ export interface NewJob {
   units: number;
   /** Credits held while the job is unfinished: at least what it will cost. */
   creditsHold: number;
+  /** The creating request's scenarios (the handler's `scenarios`), so scenario job effects apply. */
+  scenarios?: JobScenarioSource | undefined;
 }
 
 export function createJob(sandbox: Sandbox, store: AccountStore, apiKey: ApiKeyRecord, job: NewJob): JobRecord {
@@ -27,7 +29,7 @@ export function createJob(sandbox: Sandbox, store: AccountStore, apiKey: ApiKeyR
   const id = sandbox.ids.next('job');
   const settings = sandbox.jobSettings[job.type];
   const outcome = decideJobOutcome(
-    { jobId: id, type: job.type, operationId: job.operationId, accountId: store.id, apiKeyId: apiKey.id, input: job.input, now },
+    { jobId: id, type: job.type, operationId: job.operationId, accountId: store.id, apiKeyId: apiKey.id, input: job.input, now, scenarios: job.scenarios },
     sandbox.jobOutcomeRules,
   );
   const timeline = buildTimeline({

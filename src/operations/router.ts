@@ -8,6 +8,7 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { Next, SandboxContext, SandboxState } from '../http/context.js';
+import type { JobScenarioSource } from '../jobs/outcome.js';
 import { toRouterPath, type OperationDef } from './types.js';
 import { validateBody, validateQuery, validatorsFor, type OperationValidators } from './validation.js';
 
@@ -54,13 +55,17 @@ export function validateRequest(op: OperationDef): SandboxMiddleware {
   };
 }
 
+/** For pipelines without the scenarios middleware (tests of single middlewares). */
+const NO_SCENARIOS: JobScenarioSource = { jobDecision: () => undefined };
+
 /** Runs the handler on the validated input and writes its result: the end of every operation's chain. */
 export function dispatch(op: OperationDef): SandboxMiddleware {
   return async function dispatchMiddleware(ctx, next) {
     const { store, apiKey, input } = ctx.state;
     if (!store || !apiKey) throw new Error('dispatch must run after authenticate');
     if (!input) throw new Error('dispatch must run after validateRequest');
-    const result = await op.handler({ ...input, store, apiKey, sandbox: ctx.sandbox, path: ctx.path });
+    const scenarios = ctx.state.scenarios ?? NO_SCENARIOS;
+    const result = await op.handler({ ...input, store, apiKey, sandbox: ctx.sandbox, path: ctx.path, scenarios });
     ctx.status = result.status ?? op.success.status;
     ctx.body = result.body;
     // No next(): the operation is answered. (A later matching layer must not run.)

@@ -2,6 +2,7 @@
  * One declaration per operation. The router, request validation, the OpenAPI document and the
  * contract tests all read these; nothing about an operation is written twice.
  */
+import type { JobScenarioSource } from '../jobs/outcome.js';
 import type { Sandbox } from '../sandbox.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
@@ -21,6 +22,8 @@ export interface HandlerInput<Body, Query, Params> {
   sandbox: Sandbox;
   /** The request path including `/v1` (the `url` of list envelopes). */
   path: string;
+  /** The scenarios acting on this request: pass them to `createJob` so scenario job effects apply. */
+  scenarios: JobScenarioSource;
 }
 
 export interface HandlerResult {

@@ -59,6 +59,12 @@ export function compileSchema(schema: JsonSchema): ValidateFunction {
   return bodyAjv.compile(schema);
 }
 
+/** A schema compiled with the coercing (query) instance: for values that arrive as text. */
+export function compileQuerySchema(schema: JsonSchema): ValidateFunction {
+  queryAjv ??= createAjv(true);
+  return queryAjv.compile(schema);
+}
+
 /** `/events/0/event_name` -> `events.0.event_name`; the root becomes the missing property's name. */
 export function fieldName(error: ErrorObject): string {
   const base = error.instancePath.split('/').slice(1).join('.');
@@ -73,7 +79,7 @@ export function fieldName(error: ErrorObject): string {
   return base;
 }
 
-function describe(error: ErrorObject): string {
+export function describeSchemaError(error: ErrorObject): string {
   switch (error.keyword) {
     case 'enum':
       return `must be one of: ${(error.params.allowedValues as unknown[]).map(String).join(', ')}`;
@@ -131,7 +137,7 @@ export function validateQuery(validate: ValidateFunction | undefined, query: Rec
   }
   const first = errors[0];
   const name = first ? fieldName(first) : '';
-  throw new ApiError('bad_request', { param: name, message: MESSAGES.invalidQuery(name, first ? describe(first) : 'invalid') });
+  throw new ApiError('bad_request', { param: name, message: MESSAGES.invalidQuery(name, first ? describeSchemaError(first) : 'invalid') });
 }
 
 export function validateBody(validate: ValidateFunction | undefined, body: Record<string, unknown>, declared: JsonSchema | undefined): void {
@@ -175,7 +181,7 @@ export function validationFailed(errors: ErrorObject[] | FieldErrors): ApiError 
       // `if/then` and `anyOf` wrappers repeat what their inner errors already say.
       if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
       const name = fieldName(error) || 'body';
-      (fields[name] ??= []).push(describe(error));
+      (fields[name] ??= []).push(describeSchemaError(error));
     }
   } else {
     fields = errors;

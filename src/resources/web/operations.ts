@@ -38,7 +38,7 @@ export const crawlSite = defineOperation<CrawlInput>({
   body: crawlBodySchema,
   success: { status: 201, description: 'The new job, queued.', schema: crawlJobSchema },
   errors: [400, 401, 402, 403, 422, 429, 500],
-  handler({ body, store, apiKey, sandbox }) {
+  handler({ body, store, apiKey, sandbox, scenarios }) {
     checkCrawlUrl(body.url);
     const input: CrawlInput = { url: body.url, max_pages: body.max_pages, max_depth: body.max_depth };
     const settings = sandbox.jobSettings.crawl;
@@ -53,6 +53,7 @@ export const crawlSite = defineOperation<CrawlInput>({
       input,
       units: crawlPageCount(sandbox.options.seed, input),
       creditsHold: hold,
+      scenarios,
     });
     return { body: jobView(job) };
   },

@@ -1,0 +1,38 @@
+/** Contract §3.4: `/__admin/requests`, the request journal. */
+import { ApiError } from '../errors/api-error.js';
+import { MESSAGES } from '../errors/messages.js';
+import { UnknownJournalCursor, type JournalFilter } from '../journal/request-journal.js';
+import type { JsonSchema } from '../operations/types.js';
+import { queryOf, type AdminRoute } from './route-kit.js';
+
+/** `limit` bounds of the journal listing: more than the API's 100, since tests read whole runs. */
+export const JOURNAL_PAGE = { default: 100, max: 1000 } as const;
+
+const id: JsonSchema = { type: 'string', minLength: 1 };
+const listSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    account_id: id,
+    api_key_id: id,
+    operation_id: id,
+    starting_after: id,
+    limit: { type: 'integer', minimum: 1, maximum: JOURNAL_PAGE.max, default: JOURNAL_PAGE.default },
+  },
+};
+
+export function registerJournalRoutes(route: AdminRoute): void {
+  route('get', '/requests', (ctx) => {
+    const filter = queryOf<JournalFilter>(ctx, listSchema);
+    try {
+      ctx.body = { object: 'list', ...ctx.sandbox.journal.list(filter) };
+    } catch (error) {
+      if (!(error instanceof UnknownJournalCursor)) throw error;
+      throw new ApiError('bad_request', { param: 'starting_after', message: MESSAGES.unknownJournalCursor(filter.starting_after ?? '') });
+    }
+  });
+
+  route('delete', '/requests', (ctx) => {
+    ctx.body = { deleted: ctx.sandbox.journal.clear() };
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * Records every request under the API prefix in the sandbox's journal (contract §3.4), errors
+ * included. It wraps the error envelope, so it sees the status actually sent; admin calls and
+ * `/openapi.json` are never recorded.
+ */
+import type { Next, SandboxContext } from './context.js';
+
+export function isUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** Bodies the journal reads itself are capped like parsed ones (1 MiB). */
+const MAX_UNREAD_BODY_BYTES = 1024 * 1024;
+
+/**
+ * A JSON body nobody read: the request was answered before its body was parsed (a scenario's 500,
+ * a 401, a 429). Read here, once the answer is decided, so the journal still shows what was sent.
+ */
+function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
+  const req = ctx.req;
+  const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  // Only a stream nobody has touched: a parser that gave up (a body over the limit) paused it for good.
+  const untouched = req.readableFlowing === null && !req.readableEnded && !req.destroyed;
+  if (!hasBody || !untouched || !ctx.is('application/json', '+json')) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (text: string | undefined) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onError);
+      resolve(text);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_UNREAD_BODY_BYTES) finish(undefined);
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(Buffer.concat(chunks).toString('utf8'));
+    const onError = () => finish(undefined);
+    // `close` without `end`: the client went away mid-body.
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onError);
+  });
+}
+
+/** The body exactly as sent: re-read from the raw text, since validation fills defaults into the parsed one. */
+async function sentBody(ctx: SandboxContext): Promise<unknown> {
+  const raw = (ctx.request as { rawBody?: string }).rawBody ?? (await readUnreadBody(ctx));
+  if (raw === undefined || raw.trim() === '') return null;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+export function journal(prefix: string) {
+  return async function journalMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+    if (!isUnder(ctx.path, prefix) || ctx.sandbox.journal.capacity === 0) return void (await next());
+    // The slot belongs to this boot's journal: a reset during the request leaves it out of the new one.
+    const slot = ctx.sandbox.journal.arrive({
+      request_id: ctx.state.requestId,
+      method: ctx.method,
+      path: ctx.path,
+      query: { ...ctx.query } as Record<string, string | string[]>,
+      timestamp: new Date(ctx.sandbox.clock.now()).toISOString(),
+    });
+    try {
+      await next();
+    } finally {
+      const { caller, operation, scenarios, idempotentReplayed } = ctx.state;
+      const known = caller?.kind === 'api_key';
+      const body = await sentBody(ctx);
+      slot.finish({
+        status: ctx.status,
+        account_id: known ? caller.account.id : null,
+        api_key_id: known ? caller.key.id : null,
+        operation_id: operation?.operationId ?? null,
+        idempotent_replayed: idempotentReplayed === true,
+        scenario_ids: scenarios?.scenarioIds() ?? [],
+        body,
+      });
+    }
+  };
+}

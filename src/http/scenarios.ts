@@ -1,0 +1,95 @@
+/**
+ * Applies the scenarios matching a request (src/scenarios/engine.ts), in the per-operation pipeline
+ * right after `deprecation` and before `authenticate`:
+ * - the scenario a request asks for itself, `Prefer: scenario=<name>` (RFC 7240, params as the
+ *   preference's parameters: `Prefer: scenario=rate-limited; retry_after=5`), comes first; when it
+ *   acts, the response says `Preference-Applied: scenario=<name>`;
+ * - a delay waits for real (the one real timer of the sandbox: latency is what a client's timeout
+ *   test needs), bounded by MAX_DELAY_MS, and ends early if the client goes away;
+ * - a deprecation sets `ctx.state.deprecation`, whose headers the `deprecation` middleware writes;
+ * - an answer (an error, an expired key) is thrown before authentication and before `idempotency`,
+ *   so the operation never runs and its 500 or 429 is never remembered under an Idempotency-Key;
+ * - a job effect waits for the handler: `scenarios` reaches `createJob` through the handler input.
+ */
+import { ApiError } from '../errors/api-error.js';
+import { MESSAGES } from '../errors/messages.js';
+import { ScenarioActivationError, type RequestPlan } from '../scenarios/engine.js';
+import type { ErrorEffect } from '../scenarios/definition.js';
+import type { Next, SandboxContext } from './context.js';
+import { parsePrefer } from './prefer.js';
+import { rateLimitExceeded, rateLimitSubject } from './rate-limit.js';
+
+export const PREFER_SCENARIO = 'scenario';
+
+/** The scenario the request asks for, if any; a bad name or param is 400 naming the header. */
+function requestedScenario(ctx: SandboxContext) {
+  const preference = parsePrefer(ctx.headers.prefer).find((p) => p.name === PREFER_SCENARIO);
+  if (!preference) return undefined;
+  const refuse = (detail: string) => new ApiError('bad_request', { param: 'Prefer', message: MESSAGES.preferScenario(detail) });
+  if (preference.value === undefined || preference.value === '') throw refuse('give a scenario name: `Prefer: scenario=<name>`');
+  try {
+    return ctx.sandbox.scenarios.requested(preference.value, Object.fromEntries(preference.params.map(([k, v]) => [k, v ?? ''])));
+  } catch (error) {
+    if (error instanceof ScenarioActivationError) throw refuse(error.message);
+    throw error;
+  }
+}
+
+/** Waits `ms` of real time, or less if the response closes first (client gone, server closing). */
+function realDelay(ctx: SandboxContext, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      ctx.res.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    ctx.res.once('close', done);
+  });
+}
+
+function errorAnswer(ctx: SandboxContext, error: ErrorEffect): ApiError {
+  const overrides = { ...(error.message ? { message: error.message } : {}), ...(error.status ? { status: error.status } : {}) };
+  const { caller, rateLimit } = ctx.state;
+  if (error.code === 'rate_limit_exceeded' && caller && rateLimit) {
+    // The limiter's own 429, headers and `plan_tier` included; refused, so not counted either.
+    ctx.sandbox.rateLimiter.refund(rateLimitSubject(caller).subject, ctx.sandbox.clock.now());
+    const limited = rateLimitExceeded(rateLimit, error.retry_after ?? rateLimit.secondsUntilReset);
+    return new ApiError(error.code, { message: limited.message, headers: limited.headers, extra: limited.extra, ...overrides });
+  }
+  return new ApiError(error.code, {
+    ...(error.code === 'internal_error' ? { message: MESSAGES.internal } : {}),
+    ...(error.retry_after !== undefined ? { headers: { 'Retry-After': String(error.retry_after) } } : {}),
+    ...overrides,
+  });
+}
+
+function answer(ctx: SandboxContext, planned: NonNullable<RequestPlan['answer']>): ApiError {
+  if ('expireKey' in planned) return new ApiError('authentication_required', { message: MESSAGES.authExpired });
+  return errorAnswer(ctx, planned.error);
+}
+
+export function applyScenarios() {
+  return async function applyScenariosMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+    const { operation, caller } = ctx.state;
+    if (!operation) throw new Error('applyScenarios must run after bindOperation');
+    const requested = requestedScenario(ctx);
+    const known = caller?.kind === 'api_key';
+    const scenarios = ctx.sandbox.scenarios.forRequest(
+      { operation, accountId: known ? caller.account.id : null, apiKeyId: known ? caller.key.id : null },
+      requested,
+    );
+    ctx.state.scenarios = scenarios;
+    try {
+      // Planned (and counted) before any await: `times` stays exact under concurrent requests.
+      const plan = scenarios.plan(known);
+      if (plan.delayMs) await realDelay(ctx, plan.delayMs);
+      if (plan.deprecate) ctx.state.deprecation = { operationId: operation.operationId, ...plan.deprecate };
+      if (plan.answer) throw answer(ctx, plan.answer);
+      await next();
+    } finally {
+      const applied = scenarios.preferenceApplied();
+      if (applied) ctx.set('Preference-Applied', applied);
+    }
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * A boot scenario as written in `--scenario`, `MOCK_SCENARIOS` or the `scenarios` option: the name,
+ * then optional `;key=value` pairs in the syntax of a Prefer preference's parameters (RFC 7240),
+ * which give the scope (`account_id`, `api_key_id`, `operation_id`, `times`) and the params:
+ *
+ *   rate-limited
+ *   slow-responses;delay_ms=200
+ *   crawl-fails;account_id=acct_free_default;times=2;error_code=site_unreachable
+ */
+import { parsePrefer } from '../http/prefer.js';
+import { SCOPE_KEYS } from './definition.js';
+import { ScenarioActivationError, type ActivationInput } from './engine.js';
+
+export function parseBootScenario(spec: string): ActivationInput {
+  const [preference, ...more] = parsePrefer(spec);
+  if (!preference || more.length > 0 || preference.value !== undefined) {
+    throw new ScenarioActivationError({ name: ['expected a scenario name, optionally followed by ;key=value pairs (e.g. slow-responses;delay_ms=200)'] });
+  }
+  const input: ActivationInput = { name: preference.name };
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of preference.params) {
+    if (value === undefined) throw new ScenarioActivationError({ [key]: ['needs a value (key=value)'] });
+    if (key === 'times') {
+      if (!/^[1-9]\d{0,8}$/.test(value)) throw new ScenarioActivationError({ times: [`must be a positive integer, got ${JSON.stringify(value)}`] });
+      input.times = Number(value);
+    } else if ((SCOPE_KEYS as readonly string[]).includes(key)) {
+      input[key as 'account_id' | 'api_key_id' | 'operation_id'] = value;
+    } else {
+      params[key] = value;
+    }
+  }
+  input.params = params;
+  return input;
+}

@@ -1,0 +1,342 @@
+/**
+ * Active scenarios and how they act on requests (contract §3.5). Built in `Sandbox.boot()`, so reset
+ * clears every activation (and the boot scenarios come back).
+ *
+ * - An activation is a scenario with params, a scope (account, API key, operation: each narrows it)
+ *   and an optional `times`. The newest activation comes first (msw's `use()`: overrides first);
+ *   a scenario asked for by the request itself (`Prefer: scenario=…`) comes before all of them.
+ * - For each request the engine lists the (activation, rule) pairs that match it. Each part of an
+ *   effect (delay, deprecation, the answer, the job outcome) comes from the first pair that sets it,
+ *   so a "slow" scenario and a "fail" scenario combine, and the newest "fail" wins over an older one.
+ * - An activation is counted once per request it acted on (a part of its effect was used), at that
+ *   moment and synchronously, so `times` is exact however many requests run at once. A job part acts
+ *   when the request creates a job: a crawl refused with 422 creates none and uses up nothing.
+ */
+import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
+import type { FieldErrors } from '../errors/api-error.js';
+import { formatWord } from '../http/prefer.js';
+import type { JobOutcomeDecision, JobOutcomeRule, JobScenarioSource } from '../jobs/outcome.js';
+import type { OperationDef } from '../operations/types.js';
+import type { Store } from '../store/store.js';
+import type { ScenarioCatalog } from './catalog.js';
+import { ScenarioParamsError, type ErrorEffect, type ResolvedEffect, type ResolvedRule, type ScenarioDefinition } from './definition.js';
+
+export interface ActivationInput {
+  name: string;
+  account_id?: string | null;
+  api_key_id?: string | null;
+  operation_id?: string | null;
+  times?: number | null;
+  params?: Record<string, unknown>;
+}
+
+/** An activation as the admin API shows it (contract §3.5 ActiveScenario, plus `times` and `activated_at`). */
+export interface ActiveScenarioView {
+  id: string;
+  name: string;
+  account_id: string | null;
+  api_key_id: string | null;
+  operation_id: string | null;
+  times: number | null;
+  remaining: number | null;
+  params: Record<string, unknown>;
+  activated_at: string;
+}
+
+/** An activation refused: `errors` by field (`name`, `params.retry_after`…); `missing` for unknown ids. */
+export class ScenarioActivationError extends Error {
+  constructor(
+    readonly errors: FieldErrors,
+    readonly missing = false,
+  ) {
+    super(Object.entries(errors).map(([field, messages]) => `${field}: ${messages.join(', ')}`).join('; '));
+    this.name = 'ScenarioActivationError';
+  }
+}
+
+/** Who sent a request and to which operation: all a scope or a rule can match on. */
+export interface RequestFacts {
+  operation: OperationDef;
+  accountId: string | null;
+  apiKeyId: string | null;
+}
+
+/** What the scenarios do to one request before it reaches the operation. */
+export interface RequestPlan {
+  delayMs?: number;
+  deprecate?: NonNullable<ResolvedEffect['deprecate']>;
+  /** The scenario's answer in place of the operation's. */
+  answer?: { error: ErrorEffect } | { expireKey: true };
+}
+
+/** One activation: admin-made (listed, counted) or requested by one request's Prefer header. */
+export class Activation {
+  remaining: number | null;
+  /** False once deleted, cleared or used up. */
+  live = true;
+
+  constructor(
+    readonly id: string,
+    readonly definition: ScenarioDefinition,
+    readonly scope: { accountId: string | null; apiKeyId: string | null; operationId: string | null },
+    readonly times: number | null,
+    readonly params: Record<string, unknown>,
+    readonly rules: readonly ResolvedRule[],
+    readonly activatedAt: string,
+  ) {
+    this.remaining = times;
+  }
+
+  inScope(facts: RequestFacts): boolean {
+    const { accountId, apiKeyId, operationId } = this.scope;
+    return (
+      (accountId === null || accountId === facts.accountId) &&
+      (apiKeyId === null || apiKeyId === facts.apiKeyId) &&
+      (operationId === null || operationId === facts.operation.operationId)
+    );
+  }
+
+  view(): ActiveScenarioView {
+    return {
+      id: this.id,
+      name: this.definition.name,
+      account_id: this.scope.accountId,
+      api_key_id: this.scope.apiKeyId,
+      operation_id: this.scope.operationId,
+      times: this.times,
+      remaining: this.remaining,
+      params: structuredClone(this.params),
+      activated_at: this.activatedAt,
+    };
+  }
+}
+
+export function ruleMatches(rule: ResolvedRule, operation: Pick<OperationDef, 'operationId' | 'method'>): boolean {
+  return (!rule.operations || rule.operations.has(operation.operationId)) && (!rule.methods || rule.methods.has(operation.method));
+}
+
+interface Candidate {
+  activation: Activation;
+  rule: ResolvedRule;
+}
+
+/** The scenarios matching one request, and which of them acted on it. */
+export class RequestScenarios implements JobScenarioSource {
+  private readonly applied: Activation[] = [];
+
+  constructor(
+    private readonly engine: ScenarioEngine,
+    private readonly candidates: readonly Candidate[],
+    private readonly preferred: Activation | undefined,
+  ) {}
+
+  /** Picks each part from the first matching rule that sets it and counts the activations used. */
+  plan(hasApiKey: boolean): RequestPlan {
+    const plan: RequestPlan = {};
+    for (const { activation, rule } of this.candidates) {
+      const effect = rule.effect;
+      let used = false;
+      if (effect.delayMs !== undefined && plan.delayMs === undefined) {
+        plan.delayMs = effect.delayMs;
+        used = true;
+      }
+      if (effect.deprecate && !plan.deprecate) {
+        plan.deprecate = effect.deprecate;
+        used = true;
+      }
+      if (!plan.answer && effect.error) {
+        plan.answer = { error: effect.error };
+        used = true;
+      } else if (!plan.answer && effect.expireKey && hasApiKey) {
+        // Only a request made with an API key has a key to expire; others are refused by auth anyway.
+        plan.answer = { expireKey: true };
+        used = true;
+      }
+      if (used) this.use(activation);
+    }
+    return plan;
+  }
+
+  /**
+   * Asked when the request creates a job (the engine's job outcome rule). An activation used up or
+   * deleted since the request began no longer acts, unless this request was already counted for it.
+   */
+  jobDecision(): JobOutcomeDecision | undefined {
+    const merged: Record<string, unknown> = {};
+    for (const { activation, rule } of this.candidates) {
+      const job = rule.effect.job;
+      if (!job || !(activation.live || this.applied.includes(activation))) continue;
+      let used = false;
+      for (const [key, value] of Object.entries(job)) {
+        if (merged[key] === undefined && value !== undefined) {
+          merged[key] = value;
+          used = true;
+        }
+      }
+      if (used) this.use(activation);
+    }
+    return Object.keys(merged).length > 0 ? (merged as JobOutcomeDecision) : undefined;
+  }
+
+  /** Ids of the activations that acted, in order; a requested one is `prefer:<name>`. */
+  scenarioIds(): string[] {
+    return this.applied.map((activation) => activation.id);
+  }
+
+  /** The `Preference-Applied` value when the requested scenario acted (RFC 7240 §3). */
+  preferenceApplied(): string | undefined {
+    const preferred = this.preferred;
+    return preferred && this.applied.includes(preferred) ? `scenario=${formatWord(preferred.definition.name)}` : undefined;
+  }
+
+  private use(activation: Activation): void {
+    if (this.applied.includes(activation)) return;
+    this.applied.push(activation);
+    this.engine.consume(activation);
+  }
+}
+
+export interface ScenarioEngineDeps {
+  catalog: ScenarioCatalog;
+  operations: readonly OperationDef[];
+  store: Store;
+  clock: VirtualClock;
+}
+
+export class ScenarioEngine {
+  /** Oldest first; requests see them newest first. */
+  private active: Activation[] = [];
+  private counter = 0;
+  private readonly operations: ReadonlyMap<string, OperationDef>;
+
+  constructor(private readonly deps: ScenarioEngineDeps) {
+    this.operations = new Map(deps.operations.map((op) => [op.operationId, op]));
+  }
+
+  /** The rule the sandbox puts in `jobOutcomeRules`: the creating request's scenarios decide. */
+  readonly jobOutcomeRule: JobOutcomeRule = (context) => context.scenarios?.jobDecision();
+
+  available(): Array<{ name: string; description: string; params: Record<string, unknown> }> {
+    return [...this.deps.catalog.values()].map((d) => ({ name: d.name, description: d.description, params: structuredClone(d.params) }));
+  }
+
+  list(): ActiveScenarioView[] {
+    return this.active.map((activation) => activation.view());
+  }
+
+  get(id: string): ActiveScenarioView | undefined {
+    return this.active.find((activation) => activation.id === id)?.view();
+  }
+
+  /** Checks and activates; throws ScenarioActivationError. `text` params are coerced (boot specs). */
+  activate(input: ActivationInput, mode: 'json' | 'text' = 'json'): ActiveScenarioView {
+    const definition = this.definition(input.name);
+    const { params, rules } = resolveParams(definition, input.params ?? {}, mode, 'params.');
+    const scope = this.checkScope(input, definition.name, rules);
+    this.counter += 1;
+    const id = `scn_${this.counter.toString().padStart(6, '0')}`;
+    const activation = new Activation(id, definition, scope, input.times ?? null, params, rules, isoTimestamp(this.deps.clock.now()));
+    this.active.push(activation);
+    return activation.view();
+  }
+
+  deactivate(id: string): ActiveScenarioView | undefined {
+    const activation = this.active.find((a) => a.id === id);
+    if (!activation) return undefined;
+    this.retire(activation);
+    return activation.view();
+  }
+
+  /** Deactivates every activation; returns how many there were. */
+  clear(): number {
+    const count = this.active.length;
+    for (const activation of [...this.active]) this.retire(activation);
+    return count;
+  }
+
+  /** The scenario a request asks for with `Prefer: scenario=<name>`; it lives for that request only. */
+  requested(name: string, params: Record<string, unknown>): Activation {
+    const definition = this.definition(name);
+    const resolved = resolveParams(definition, params, 'text', '');
+    return new Activation(`prefer:${name}`, definition, { accountId: null, apiKeyId: null, operationId: null }, null, resolved.params, resolved.rules, '');
+  }
+
+  /** The matching (activation, rule) pairs of a request, in precedence order. */
+  forRequest(facts: RequestFacts, requested?: Activation): RequestScenarios {
+    const candidates: Candidate[] = [];
+    const ordered = requested ? [requested, ...[...this.active].reverse()] : [...this.active].reverse();
+    for (const activation of ordered) {
+      if (!activation.inScope(facts)) continue;
+      for (const rule of activation.rules) if (ruleMatches(rule, facts.operation)) candidates.push({ activation, rule });
+    }
+    return new RequestScenarios(this, candidates, requested);
+  }
+
+  /**
+   * True when an active scenario deprecates every request of the operation: not narrowed to an
+   * account or key, since `/openapi.json` is one document for every caller. The deprecation
+   * registry asks this, so `sandbox.deprecations.isDeprecated` (and the OpenAPI document) see it.
+   */
+  deprecatesEveryRequest(operationId: string): boolean {
+    const operation = this.operations.get(operationId);
+    if (!operation) return false;
+    return this.active.some(
+      (a) =>
+        a.scope.accountId === null &&
+        a.scope.apiKeyId === null &&
+        (a.scope.operationId === null || a.scope.operationId === operationId) &&
+        a.rules.some((rule) => rule.effect.deprecate !== undefined && ruleMatches(rule, operation)),
+    );
+  }
+
+  /** Counts one request (or job) against the activation's `times`; the last one retires it. */
+  consume(activation: Activation): void {
+    if (activation.remaining === null) return;
+    activation.remaining -= 1;
+    if (activation.remaining <= 0) this.retire(activation);
+  }
+
+  private retire(activation: Activation): void {
+    activation.live = false;
+    this.active = this.active.filter((a) => a !== activation);
+  }
+
+  private definition(name: string): ScenarioDefinition {
+    const definition = this.deps.catalog.get(name);
+    if (!definition) {
+      throw new ScenarioActivationError({ name: [`unknown scenario '${name}' (available: ${[...this.deps.catalog.keys()].join(', ')})`] });
+    }
+    return definition;
+  }
+
+  private checkScope(input: ActivationInput, name: string, rules: readonly ResolvedRule[]): Activation['scope'] {
+    const accountId = input.account_id ?? null;
+    const apiKeyId = input.api_key_id ?? null;
+    const operationId = input.operation_id ?? null;
+    if (operationId !== null) {
+      const operation = this.operations.get(operationId);
+      if (!operation) throw new ScenarioActivationError({ operation_id: [`unknown operation '${operationId}' (known operations: ${[...this.operations.keys()].join(', ')})`] });
+      if (!rules.some((rule) => ruleMatches(rule, operation))) {
+        throw new ScenarioActivationError({ operation_id: [`no rule of '${name}' matches operation '${operationId}' (${operation.method})`] });
+      }
+    }
+    if (accountId !== null && !this.deps.store.forAccount(accountId)) throw new ScenarioActivationError({ account_id: [`No such account: '${accountId}'.`] }, true);
+    if (apiKeyId !== null) {
+      const found = this.deps.store.findKeyById(apiKeyId);
+      if (!found) throw new ScenarioActivationError({ api_key_id: [`No such API key: '${apiKeyId}'.`] }, true);
+      if (accountId !== null && found.account.id !== accountId) {
+        throw new ScenarioActivationError({ api_key_id: [`belongs to account '${found.account.id}', not '${accountId}': the scope could never match`] });
+      }
+    }
+    return { accountId, apiKeyId, operationId };
+  }
+}
+
+function resolveParams(definition: ScenarioDefinition, given: Record<string, unknown>, mode: 'json' | 'text', prefix: string) {
+  try {
+    return definition.resolve(given, mode);
+  } catch (error) {
+    if (!(error instanceof ScenarioParamsError)) throw error;
+    throw new ScenarioActivationError(Object.fromEntries(Object.entries(error.errors).map(([name, messages]) => [`${prefix}${name}`, messages])));
+  }
+}
