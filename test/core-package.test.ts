@@ -11,7 +11,7 @@ describe('package.json', () => {
     expect(pkg.bin['creator-commerce-mock']).toBe('dist/cli.js');
     const cli = readFileSync(new URL('../dist/cli.js', import.meta.url), 'utf8');
     expect(cli.startsWith('#!/usr/bin/env node')).toBe(true);
-    // Bundled (scripts/bundle-cli.mjs): one module to load, no imports of the dependencies at start-up.
+    // Bundled (scripts/build-dist.mjs): one module to load, no imports of the dependencies at start-up.
     expect(cli).not.toMatch(/^import .* from ['"](koa|ajv|@faker-js\/faker)/m);
   });
 

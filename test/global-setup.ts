@@ -9,5 +9,5 @@ export default function buildOnce(): void {
   const root = fileURLToPath(new URL('..', import.meta.url));
   // The same two steps as `npm run build`: tsc for the library, esbuild for the bundled CLI.
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  execFileSync(process.execPath, ['scripts/bundle-cli.mjs'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build-dist.mjs'], { cwd: root, stdio: 'inherit' });
 }

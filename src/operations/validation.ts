@@ -39,18 +39,22 @@ const compiled = new WeakMap<OperationDef, OperationValidators>();
 export function validatorsFor(op: OperationDef): OperationValidators {
   let validators = compiled.get(op);
   if (validators) return validators;
-  queryAjv ??= createAjv(true);
-  bodyAjv ??= createAjv(false);
   validators = {};
   try {
-    if (op.query) validators.query = queryAjv.compile(op.query);
-    if (op.params) validators.params = queryAjv.compile(op.params);
-    if (op.body) validators.body = bodyAjv.compile(op.body);
+    // A query schema without properties admits no parameter at all: `validateQuery` without a
+    // validator says exactly that, so such operations (GET /status) never need ajv.
+    if (op.query && hasProperties(op.query)) validators.query = (queryAjv ??= createAjv(true)).compile(op.query);
+    if (op.params) validators.params = (queryAjv ??= createAjv(true)).compile(op.params);
+    if (op.body) validators.body = (bodyAjv ??= createAjv(false)).compile(op.body);
   } catch (error) {
     throw new Error(`Invalid schema in operation ${op.operationId} (${op.method} ${op.path}): ${(error as Error).message}`);
   }
   compiled.set(op, validators);
   return validators;
+}
+
+function hasProperties(schema: JsonSchema): boolean {
+  return Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}).length > 0 || schema.additionalProperties !== false;
 }
 
 /** A schema compiled with the body (non-coercing) instance: for response checks in tests. */

@@ -4,11 +4,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../http/deprecation.js';
-import { FIXTURE_JOBS_SCHEMA, type FixtureJobSettings } from '../jobs/settings.js';
+import type { FixtureJobSettings } from '../jobs/settings.js';
 import { ConfigError, FIXTURES_DIR } from '../options.js';
-import { PINNED_RECORDS_SCHEMA, pinnedRecordsProblem, type PinnedRecords } from './pinned-records.js';
+import { validate as generatedFixtureValidator } from './fixture-validator.generated.js';
+import { pinnedRecordsProblem, type PinnedRecords } from './pinned-records.js';
+export { FIXTURE_SCHEMA } from './fixture-schema.js';
 
 export interface FixtureApiKey {
   id: string;
@@ -51,77 +53,6 @@ export interface LoadedFixture extends Fixture {
   file: string;
 }
 
-const idPattern = (prefix: string) => `^${prefix}_[A-Za-z0-9_]{1,64}$`;
-
-export const FIXTURE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['description', 'accounts', 'template'],
-  properties: {
-    $schema: { type: 'string' },
-    description: { type: 'string' },
-    accounts: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['id', 'name', 'plan', 'api_keys'],
-        properties: {
-          id: { type: 'string', pattern: idPattern('acct') },
-          name: { type: 'string', minLength: 1 },
-          plan: { enum: ['free', 'paid'] },
-          credits: { type: 'integer', minimum: 0 },
-          populate: { type: 'boolean' },
-          pinned: PINNED_RECORDS_SCHEMA,
-          api_keys: {
-            type: 'array',
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['id', 'token'],
-              properties: {
-                id: { type: 'string', pattern: idPattern('key') },
-                name: { type: ['string', 'null'] },
-                token: { type: 'string', minLength: 8, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' },
-                access: { enum: ['full', 'read_only'] },
-                expires_at: { type: ['string', 'null'], format: 'date-time' },
-              },
-            },
-          },
-        },
-      },
-    },
-    template: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['credits', 'counts'],
-      properties: {
-        credits: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['free', 'paid'],
-          properties: { free: { type: 'integer', minimum: 0 }, paid: { type: 'integer', minimum: 0 } },
-        },
-        counts: { type: 'object', additionalProperties: { type: 'integer', minimum: 0, maximum: 100000 } },
-      },
-    },
-    deprecations: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['operation_id', 'deprecated_at', 'sunset', 'link'],
-        properties: {
-          operation_id: { type: 'string', minLength: 1 },
-          deprecated_at: { type: 'string', format: 'date-time' },
-          sunset: { type: 'string', format: 'date-time' },
-          link: { type: 'string', minLength: 1 },
-        },
-      },
-    },
-    jobs: FIXTURE_JOBS_SCHEMA,
-  },
-} as const;
 
 export class FixtureError extends Error {
   constructor(
@@ -140,20 +71,14 @@ export function resolveFixturePath(nameOrPath: string): string {
   return looksLikePath ? path.resolve(nameOrPath) : path.join(FIXTURES_DIR, `${nameOrPath}.json`);
 }
 
-let validateFixture: ReturnType<Ajv['compile']> | undefined;
-
-function compiledValidator(): ReturnType<Ajv['compile']> {
-  if (!validateFixture) {
-    const ajv = new Ajv({ allErrors: false, strict: true });
-    // A minimal date-time check keeps this module free of ajv-formats' global state.
-    ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
-    validateFixture = ajv.compile(FIXTURE_SCHEMA);
-  }
-  return validateFixture;
-}
+/**
+ * FIXTURE_SCHEMA's validator, generated ahead of time (`npm run generate`; ajv standalone code) so
+ * start-up does not compile the schema. test/fixture-validator.test.ts keeps it in step with the schema.
+ */
+const validateFixture = generatedFixtureValidator as unknown as ValidateFunction;
 
 export function parseFixture(raw: unknown, file: string): Fixture {
-  const validate = compiledValidator();
+  const validate = validateFixture;
   if (!validate(raw)) {
     const first = validate.errors?.[0];
     const pointer = first?.instancePath ?? '';

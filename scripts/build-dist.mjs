@@ -1,0 +1,28 @@
+/**
+ * The build step after tsc:
+ * - copies the generated fixture validator (plain JavaScript from `npm run generate`, which tsc does
+ *   not copy) beside tsc's output;
+ * - bundles the CLI into one file (dist/cli.js, replacing tsc's output for it). Loading one module
+ *   instead of ~250 roughly halves the time from `npx creator-commerce-mock` to the first answer.
+ * The library entry points (dist/index.js, dist/vitest.js) stay tsc's output, with their types.
+ */
+import { copyFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+for (const ext of ['js', 'd.ts']) {
+  copyFileSync(`src/store/fixture-validator.generated.${ext}`, `dist/store/fixture-validator.generated.${ext}`);
+}
+
+await build({
+  entryPoints: ['src/cli.ts'],
+  outfile: 'dist/cli.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  logLevel: 'warning',
+  minify: true,
+  keepNames: true,
+  // CommonJS dependencies inside an ES module bundle still call require().
+  banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);" },
+});
