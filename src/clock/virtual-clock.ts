@@ -59,16 +59,17 @@ export class VirtualClock {
 /** Timestamps in API bodies: ISO 8601 UTC with second precision, e.g. `2026-01-01T00:00:00Z`. */
 export function isoTimestamp(ms: number): string {
   const second = Math.floor(ms / 1000);
-  // Most requests in a burst fall in the same second: format each second once.
-  if (second !== lastSecond) {
-    lastSecond = second;
-    lastFormatted = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  // A burst of requests formats the same few seconds (now, the window's reset) again and again.
+  let formatted = formattedSeconds.get(second);
+  if (formatted === undefined) {
+    if (formattedSeconds.size >= 256) formattedSeconds.clear();
+    formatted = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+    formattedSeconds.set(second, formatted);
   }
-  return lastFormatted;
+  return formatted;
 }
 
-let lastSecond = Number.NaN;
-let lastFormatted = '';
+const formattedSeconds = new Map<number, string>();
 
 export function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
