@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 /** The thin CLI: parse settings, start the library's server, print one line, stop cleanly on signals. */
+import { DataFileError } from './errors/data-file-error.js';
 import { ConfigError } from './options.js';
 import { startMockServer } from './server.js';
 import { parseCliSettings, USAGE } from './settings.js';
-import { ScenarioFileError } from './scenarios/definition.js';
-import { FixtureError } from './store/fixture-file.js';
 
 const PROGRAM = 'creator-commerce-mock';
 
@@ -34,7 +33,7 @@ async function main(): Promise<void> {
       process.stderr.write(`${PROGRAM}: ${typed ? error.message.replace(error.setting, typed) : error.message}\n`);
       process.exit(2);
     }
-    if (error instanceof FixtureError || error instanceof ScenarioFileError) {
+    if (error instanceof DataFileError) {
       process.stderr.write(`${PROGRAM}: ${error.message}\n`);
       process.exit(2);
     }

@@ -15,6 +15,7 @@
 import type { ValidateFunction } from 'ajv';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog.js';
 import type { FieldErrors } from '../errors/api-error.js';
+import { DataFileError } from '../errors/data-file-error.js';
 import { DeprecationRuleError, parseDeprecation } from '../http/deprecation.js';
 import type { JobOutcomeDecision } from '../jobs/outcome.js';
 import { compileQuerySchema, compileSchema, describeSchemaError } from '../operations/validation.js';
@@ -133,13 +134,9 @@ interface RawScenario {
 }
 
 /** A scenario file that breaks the language: names the file and the JSON path inside it. */
-export class ScenarioFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly pointer: string,
-    detail: string,
-  ) {
-    super(`scenario ${file}${pointer ? ` at ${pointer}` : ''}: ${detail}`);
+export class ScenarioFileError extends DataFileError {
+  constructor(file: string, pointer: string, detail: string) {
+    super('scenario', file, pointer, detail);
     this.name = 'ScenarioFileError';
   }
 }

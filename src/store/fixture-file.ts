@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
+import { DataFileError } from '../errors/data-file-error.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../http/deprecation.js';
 import type { FixtureJobSettings } from '../jobs/settings.js';
 import { ConfigError, FIXTURES_DIR } from '../options.js';
@@ -54,13 +55,9 @@ export interface LoadedFixture extends Fixture {
 }
 
 
-export class FixtureError extends Error {
-  constructor(
-    readonly file: string,
-    readonly pointer: string,
-    detail: string,
-  ) {
-    super(`fixture ${file}${pointer ? ` at ${pointer}` : ''}: ${detail}`);
+export class FixtureError extends DataFileError {
+  constructor(file: string, pointer: string, detail: string) {
+    super('fixture', file, pointer, detail);
     this.name = 'FixtureError';
   }
 }
