@@ -64,4 +64,7 @@ async function main(): Promise<void> {
   );
 }
 
-void main();
+main().catch((error: unknown) => {
+  process.stderr.write(`${PROGRAM}: ${(error as Error)?.message ?? String(error)}\n`);
+  process.exit(1);
+});

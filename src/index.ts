@@ -15,8 +15,12 @@ export {
   type JournalQuery,
 } from './admin/client.js';
 export { ConfigError, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
+export { DataFileError } from './errors/data-file-error.js';
 export { FixtureError } from './store/fixture-file.js';
 export { ScenarioFileError } from './scenarios/definition.js';
+export type { Sandbox } from './sandbox.js';
+export { parseDeprecation, deprecationHeaders, type DeprecationInfo } from './http/deprecation.js';
+export type { JobOutcomeRule, JobOutcomeDecision } from './jobs/outcome.js';
 export { ERROR_CATALOG, type ErrorCode } from './errors/catalog.js';
 export { OPERATIONS } from './resources/index.js';
 export { type FinishedResponse, type ResponseObserver } from './http/observe-responses.js';

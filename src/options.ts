@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseInstant } from './clock/virtual-clock.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from './http/deprecation.js';
 
 export type ClockSetting = 'running' | 'frozen' | string;
@@ -93,11 +94,9 @@ export function parsePort(value: unknown, setting = 'port'): number {
 
 export function parseClock(value: unknown, setting = 'clock'): ResolvedOptions['clock'] {
   if (value === 'running' || value === 'frozen') return { mode: value, start: undefined };
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
-    const ms = Date.parse(value);
-    if (!Number.isNaN(ms)) return { mode: 'frozen', start: ms };
-  }
-  throw new ConfigError(setting, `expected running, frozen or an ISO 8601 time, got ${JSON.stringify(value)}`);
+  const start = parseInstant(value);
+  if (start !== undefined) return { mode: 'frozen', start };
+  throw new ConfigError(setting, `expected running, frozen or an ISO 8601 time with a time zone (e.g. 2026-01-01T00:00:00Z), got ${JSON.stringify(value)}`);
 }
 
 export function parseRateLimit(value: unknown, setting = 'rate-limit'): RateLimitQuotas {

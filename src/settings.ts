@@ -107,7 +107,8 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
           options.rateLimit = value as string;
           break;
         case 'seed':
-          options.seed = /^\d+$/.test(value as string) ? Number(value) : (value as string);
+          // Kept as typed: `007` and `7` are different seeds, and long digit strings stay exact.
+          options.seed = value as string;
           break;
         case 'scenarios':
           options.scenarios = value as string[];

@@ -167,7 +167,7 @@ describe('the six-month rule and other checks at load (spec §8, §9)', () => {
     [{ ...LIST_KEYS, link: 'has a space' }, /at \/deprecations\/0\/link: must be a URI reference/],
     [{ ...LIST_KEYS, link: '<https://x>' }, /at \/deprecations\/0\/link: must be a URI reference/],
     [{ ...LIST_KEYS, deprecated_at: '2026-01-01T00:00:00' }, /at \/deprecations\/0\/deprecated_at: must be an ISO 8601 date-time with a time zone/],
-    [{ ...LIST_KEYS, sunset: 'next year' }, /at \/deprecations\/0\/sunset: must match format "date-time"/],
+    [{ ...LIST_KEYS, sunset: 'next year' }, /at \/deprecations\/0\/sunset: must be an ISO 8601 date-time with a time zone/],
     [{ operation_id: 'listApiKeys', deprecated_at: LIST_KEYS.deprecated_at, sunset: LIST_KEYS.sunset }, /at \/deprecations\/0: missing field 'link'/],
     [{ ...LIST_KEYS, since: 'v1' }, /at \/deprecations\/0: unknown field 'since'/],
   ])('§9: a fixture deprecation %j is refused at load', (entry, message) => {

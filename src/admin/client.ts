@@ -84,7 +84,13 @@ export class AdminClient {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not the sandbox answering (a proxy's error page, say): still an AdminError, with the text.
+      parsed = text;
+    }
     if (!response.ok) throw new AdminError(response.status, parsed);
     return parsed as T;
   }

@@ -9,7 +9,7 @@ import type { Next, SandboxContext, SandboxState } from '../http/context.js';
 import { jsonBody } from '../http/json-body.js';
 import type { JsonSchema } from '../operations/types.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
-import { loadFixture } from '../store/fixture-file.js';
+import { FixtureError, loadFixture } from '../store/fixture-file.js';
 import type { Plan } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { registerJournalRoutes } from './journal-routes.js';
@@ -19,7 +19,8 @@ import { registerScenarioRoutes } from './scenario-routes.js';
 const createAccountSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { plan: { enum: ['free', 'paid'] }, fixture: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 } },
+  properties: { plan: { enum: ['free', 'paid'] }, // A name under fixtures/, never a path: the admin API must not read arbitrary files of the host.
+    fixture: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }, name: { type: 'string', minLength: 1 } },
 };
 const patchAccountSchema: JsonSchema = {
   type: 'object',
@@ -99,7 +100,9 @@ export function buildAdminRouter(adminToken: string | undefined): Router<Sandbox
       try {
         template = loadFixture(body.fixture).template;
       } catch (error) {
-        throw new ApiError('validation_failed', { param: 'fixture', errors: { fixture: [(error as Error).message] } });
+        // The loader's message may quote the file; say only which fixture is unusable.
+        const reason = error instanceof FixtureError && error.message.includes('file not found') ? 'no such fixture' : 'not a valid fixture';
+        throw new ApiError('validation_failed', { param: 'fixture', errors: { fixture: [`${reason}: '${body.fixture}'`] } });
       }
     }
     const account = sandbox.createAccount({ plan: body.plan ?? 'free', ...(body.name ? { name: body.name } : {}), template });

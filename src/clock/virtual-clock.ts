@@ -41,6 +41,7 @@ export class VirtualClock {
   /** Switch mode and/or jump to an instant; time never passes during the switch itself. */
   set(change: { mode?: ClockMode; now?: number }): void {
     const at = change.now ?? this.now();
+    if (!Number.isFinite(at)) throw new RangeError('the clock can only be set to a finite instant');
     this.anchorVirtual = at;
     this.anchorReal = this.real();
     if (change.mode) this.currentMode = change.mode;
@@ -73,4 +74,22 @@ const formattedSeconds = new Map<number, string>();
 
 export function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
+}
+
+/**
+ * An ISO 8601 date-time with an explicit offset (`Z` or `±hh:mm`). Without an offset `Date.parse`
+ * would read local time (machine-dependent bytes); a leap second (`…:60`) or an impossible date
+ * parses to NaN. Every date-time the sandbox accepts (request bodies, settings, fixtures) goes
+ * through this one check.
+ */
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+export function parseInstant(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value)) return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+export function isInstant(value: string): boolean {
+  return parseInstant(value) !== undefined;
 }

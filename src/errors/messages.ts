@@ -9,6 +9,7 @@ export const MESSAGES = {
   bodyNotJson: 'Request bodies must be JSON: send `Content-Type: application/json`.',
   bodyMalformed: 'The request body is not valid JSON.',
   bodyNotObject: 'The request body must be a JSON object.',
+  bodyTooDeep: (max: number) => `The request body nests objects or arrays more than ${max} levels deep.`,
   bodyTooLarge: (limit: string) => `The request body exceeds the ${limit} limit.`,
   wrappedBody: (key: string) =>
     `Received unknown parameter '${key}'. Request bodies are unwrapped: send the fields at the top level, not nested under '${key}'.`,

@@ -8,6 +8,7 @@ import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { Next, SandboxContext } from './context.js';
+import { identifyCaller } from './identify-caller.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -17,7 +18,12 @@ export function isKeyExpired(key: ApiKeyRecord, now: number): boolean {
 
 export function authenticate() {
   return async function authenticateMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
-    const caller = ctx.state.caller;
+    let caller = ctx.state.caller;
+    // A reset while the request waited (a slow-responses delay) replaced the world it was identified
+    // in: identify it again so it never writes into the discarded store.
+    if (caller?.kind === 'api_key' && ctx.sandbox.store.forAccount(caller.account.id) !== caller.account) {
+      caller = ctx.state.caller = identifyCaller(ctx);
+    }
     if (!caller || caller.kind === 'anonymous') {
       const message =
         caller?.reason === 'malformed' ? MESSAGES.authMalformed : caller?.reason === 'unknown' ? MESSAGES.authUnknown : MESSAGES.authMissing;

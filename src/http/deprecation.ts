@@ -9,6 +9,7 @@
  * wherever it comes from.
  */
 import { serializeItem } from 'structured-headers';
+import { parseInstant } from '../clock/virtual-clock.js';
 import type { Next, SandboxContext } from './context.js';
 
 export interface DeprecationInfo {
@@ -47,8 +48,6 @@ export class DeprecationRuleError extends Error {
   }
 }
 
-// An ISO 8601 date-time with an explicit offset: without one Date.parse would read local time.
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 // Inside `<…>` of a Link header: no spaces, quotes, angle brackets or control characters.
 const URI_REFERENCE = /^[\x21\x23-\x3b\x3d\x3f-\x7e]{1,2048}$/;
 
@@ -80,11 +79,12 @@ export function checkSunsetRule(info: Pick<DeprecationInfo, 'deprecatedAt' | 'su
 
 function instant(raw: Record<string, unknown>, field: 'deprecated_at' | 'sunset'): number {
   const value = raw[field];
-  if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value) || Number.isNaN(Date.parse(value))) {
+  const ms = parseInstant(value);
+  if (ms === undefined) {
     throw new DeprecationRuleError(field, `must be an ISO 8601 date-time with a time zone (e.g. 2026-01-01T00:00:00Z), got ${JSON.stringify(value)}`);
   }
   // The headers carry whole seconds; the rule is checked on what is sent.
-  return Math.floor(Date.parse(value) / 1000) * 1000;
+  return Math.floor(ms / 1000) * 1000;
 }
 
 /** Checks a written deprecation (any JSON value) and returns it in the form the middleware uses. */

@@ -1,6 +1,7 @@
 import type { Caller, Next, SandboxContext } from './context.js';
 
-const BEARER = /^Bearer ([\x21-\x7e]+)$/;
+// The scheme name is case-insensitive (RFC 9110 §11.1); the token is not.
+const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
 
 /**
  * The client address requests without an API key are counted by (spec §5.5). A dual-stack socket

@@ -15,6 +15,22 @@ function hasBody(ctx: SandboxContext): boolean {
   return ctx.get('Transfer-Encoding') !== '';
 }
 
+export const MAX_BODY_DEPTH = 32;
+
+/** Depth of the deepest object or array inside `value`, counted without recursion. */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_BODY_DEPTH) return deepest;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 export function jsonBody() {
   const parse = bodyParser({
     enableTypes: ['json'],
@@ -34,6 +50,9 @@ export function jsonBody() {
       if (raw !== undefined && raw.trim() !== '' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
         throw new ApiError('bad_request', { message: MESSAGES.bodyNotObject });
       }
+      // 1 MiB of brackets nests ~500k deep; recursive code further on (canonical JSON for
+      // idempotency, metadata merging) must never see that.
+      if (nestingDepth(body) > MAX_BODY_DEPTH) throw new ApiError('bad_request', { message: MESSAGES.bodyTooDeep(MAX_BODY_DEPTH) });
       await next();
     });
   };

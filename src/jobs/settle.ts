@@ -46,8 +46,8 @@ function ledgerOf(store: AccountStore): Ledger {
 }
 
 function track(ledger: Ledger, job: JobRecord): void {
-  ledger.byEnd.add(job.timeline.ends_at_ms, job);
-  ledger.held += job.credits_hold;
+  // A ledger built from the collection may already hold the job just inserted: count it once.
+  if (ledger.byEnd.add(job.timeline.ends_at_ms, job)) ledger.held += job.credits_hold;
 }
 
 /** Registers a newly created job (called by createJob right after the insert). */

@@ -7,6 +7,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { isInstant } from '../clock/virtual-clock.js';
 import { ApiError, type FieldErrors } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { JsonSchema, OperationDef } from './types.js';
@@ -18,6 +19,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 function createAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: coerce, useDefaults: true, allowUnionTypes: true });
   addFormats(ajv);
+  // Stricter than ajv-formats' date-time: an offset is required and the instant must exist.
+  ajv.addFormat('date-time', { type: 'string', validate: isInstant });
   // Documentation keywords of OpenAPI that ajv's strict mode would otherwise refuse.
   ajv.addKeyword({ keyword: 'example' });
   ajv.addKeyword({ keyword: 'x-spec' });

@@ -83,6 +83,7 @@ export function parseFixture(raw: unknown, file: string): Fixture {
     if (first?.keyword === 'additionalProperties') detail = `unknown field '${String(first.params.additionalProperty)}'`;
     if (first?.keyword === 'enum') detail = `must be one of ${(first.params.allowedValues as unknown[]).join(', ')}`;
     if (first?.keyword === 'required') detail = `missing field '${String(first.params.missingProperty)}'`;
+    if (first?.keyword === 'format') detail = 'must be an ISO 8601 date-time with a time zone (e.g. 2026-01-01T00:00:00Z)';
     throw new FixtureError(file, pointer || '/', detail);
   }
   const fixture = raw as Fixture;

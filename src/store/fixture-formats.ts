@@ -1,7 +1,8 @@
 /** Formats the fixture schema uses; shared by the generated validator and its generator. */
 import type { FormatDefinition } from 'ajv';
+import { isInstant } from '../clock/virtual-clock.js';
 
 export const fixtureFormats: Record<'date-time', FormatDefinition<string>> = {
-  // A minimal date-time check keeps fixture loading free of ajv-formats.
-  'date-time': { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) },
+  // The sandbox's one date-time rule (offset required, the instant must exist), free of ajv-formats.
+  'date-time': { type: 'string', validate: isInstant },
 };

@@ -16,11 +16,13 @@ export class OrderedIndex<T> {
     return this.keys.size;
   }
 
-  add(at: number, value: T): void {
-    if (this.keys.has(value)) return;
+  /** Adds `value` at `at`; false (and nothing changes) when it is already in the index. */
+  add(at: number, value: T): boolean {
+    if (this.keys.has(value)) return false;
     const key: Key = [at, this.seq++];
     this.keys.set(value, key);
     this.tree.set(key, value);
+    return true;
   }
 
   delete(_at: number, value: T): void {
