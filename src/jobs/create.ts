@@ -4,7 +4,7 @@
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import { Prng } from '../random.js';
-import type { Sandbox } from '../sandbox.js';
+import type { HandlerServices } from '../operations/types.js';
 import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { decideJobOutcome, type JobScenarioSource } from './outcome.js';
@@ -24,7 +24,7 @@ export interface NewJob {
   scenarios?: JobScenarioSource | undefined;
 }
 
-export function createJob(sandbox: Sandbox, store: AccountStore, apiKey: ApiKeyRecord, job: NewJob): JobRecord {
+export function createJob(sandbox: HandlerServices, store: AccountStore, apiKey: ApiKeyRecord, job: NewJob): JobRecord {
   const now = sandbox.now();
   const id = sandbox.ids.next('job');
   const settings = sandbox.jobSettings[job.type];

@@ -12,14 +12,35 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** A JSON Schema (the draft-07 / 2020-12 common subset, so OpenAPI 3.1 can embed it as is). */
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * What handlers may use of the sandbox (an allow-list): clock, ids, settings, key creation, job
+ * settling. The cross-tenant store, the journal, the scenario engine and reset are not in it, so a
+ * handler cannot reach another account (or the world's controls) without the compiler refusing it.
+ */
+export type HandlerServices = Pick<
+  Sandbox,
+  | 'clock'
+  | 'ids'
+  | 'options'
+  | 'now'
+  | 'timestamp'
+  | 'rateLimiter'
+  | 'jobSettings'
+  | 'jobOutcomeRules'
+  | 'settleJob'
+  | 'settleDueJobs'
+  | 'settleJobs'
+  | 'createApiKey'
+>;
+
 export interface HandlerInput<Body, Query, Params> {
-  /** The caller's account, already scoped: there is no way to reach another tenant from here. */
+  /** The caller's account, already scoped: the only account a handler can reach. */
   store: AccountStore;
   apiKey: ApiKeyRecord;
   body: Body;
   query: Query;
   params: Params;
-  sandbox: Sandbox;
+  sandbox: HandlerServices;
   /** The request path including `/v1` (the `url` of list envelopes). */
   path: string;
   /** The scenarios acting on this request: pass them to `createJob` so scenario job effects apply. */

@@ -1,9 +1,9 @@
 /** Customers are matched by email, case-insensitively (spec §4.5: "created or matched by email"). */
-import type { Sandbox } from '../../sandbox.js';
+import type { HandlerServices } from '../../operations/types.js';
 import type { CustomerRecord } from '../../store/records.js';
 import type { AccountStore } from '../../store/store.js';
 
-export function findOrCreateCustomer(store: AccountStore, sandbox: Sandbox, email: string, name: string): { customer: CustomerRecord; created: boolean } {
+export function findOrCreateCustomer(store: AccountStore, sandbox: HandlerServices, email: string, name: string): { customer: CustomerRecord; created: boolean } {
   const normalized = email.trim().toLowerCase();
   const customers = store.collection('customers');
   const existing = customers.find((c) => c.email === normalized);
