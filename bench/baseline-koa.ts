@@ -8,7 +8,12 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 
 const bodies = JSON.parse(process.argv[2] ?? '{}') as Record<string, { status: number; body: string }>;
+// `--with-headers`: also send the seven headers every /v1 response must carry (Request-Id,
+// X-Request-Id, RateLimit, RateLimit-Policy, X-RateLimit-*) and serialize the JSON per request: the
+// floor any implementation of the contract pays before doing anything else.
+const withHeaders = process.argv.includes('--with-headers');
 const app = new Koa();
+let served = 0;
 app.use((ctx) => {
   const answer = bodies[`${ctx.method} ${ctx.path}`];
   if (!answer) {
@@ -17,7 +22,23 @@ app.use((ctx) => {
   }
   ctx.status = answer.status;
   ctx.type = 'application/json';
-  ctx.body = answer.body;
+  if (withHeaders) {
+    served += 1;
+    const id = `req_${String(served).padStart(12, '0')}`;
+    const remaining = String(Math.max(0, 3000 - served));
+    ctx.set({
+      'Request-Id': id,
+      'X-Request-Id': id,
+      'RateLimit-Policy': '"default";q=3000;w=60',
+      RateLimit: `"default";r=${remaining};t=42`,
+      'X-RateLimit-Limit': '3000',
+      'X-RateLimit-Remaining': remaining,
+      'X-RateLimit-Reset': '1767225660',
+    });
+    ctx.body = JSON.parse(answer.body) as unknown;
+  } else {
+    ctx.body = answer.body;
+  }
 });
 const server = createServer(app.callback());
 server.listen(0, '127.0.0.1', () => {
