@@ -1,6 +1,7 @@
 import { nullableTimestampSchema, timestampSchema } from '../../operations/schemas.js';
 import type { JsonSchema } from '../../operations/types.js';
 import type { ApiKeyRecord } from '../../store/records.js';
+import { viewFrom } from '../view.js';
 
 /** ApiKey of spec §2.2: every field always present. */
 export const apiKeySchema: JsonSchema = {
@@ -22,17 +23,9 @@ export const apiKeySchema: JsonSchema = {
   },
 };
 
-/** The public view: internal fields dropped; the secret only when `token` is given (create). */
+const apiKeyFields = viewFrom<ApiKeyRecord>(apiKeySchema);
+
+/** The public view (the fields of apiKeySchema): the secret only when `token` is given (create). */
 export function apiKeyView(key: ApiKeyRecord, token: string | null = null) {
-  return {
-    object: key.object,
-    id: key.id,
-    name: key.name,
-    last4: key.last4,
-    token_type: key.token_type,
-    token,
-    last_used_at: key.last_used_at,
-    expires_at: key.expires_at,
-    created_at: key.created_at,
-  };
+  return { ...apiKeyFields(key), token };
 }

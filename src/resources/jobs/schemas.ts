@@ -50,23 +50,7 @@ export function jobSchemaFor(kind: { type: string; model: string; input: JsonSch
   };
 }
 
-/** The public view: the fields of §2.3 in order, internal fields dropped. */
-export function jobView(job: JobRecord) {
-  return {
-    id: job.id,
-    object: job.object,
-    type: job.type,
-    status: job.status,
-    model: job.model,
-    progress: job.progress,
-    input: job.input,
-    result: job.result,
-    error: job.error,
-    error_code: job.error_code,
-    credits_used: job.credits_used,
-    provider_request_id: job.provider_request_id,
-    created_at: job.created_at,
-    started_at: job.started_at,
-    completed_at: job.completed_at,
-  };
+/** The public view: the fields of §2.3 in order (JOB_FIELDS), internal fields dropped. */
+export function jobView(job: JobRecord): Pick<JobRecord, (typeof JOB_FIELDS)[number]> {
+  return Object.fromEntries(JOB_FIELDS.map((field) => [field, job[field]])) as Pick<JobRecord, (typeof JOB_FIELDS)[number]>;
 }
