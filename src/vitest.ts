@@ -14,6 +14,7 @@
  * With options: `globalSetup: ['./test/mock-setup.ts']` where that file does
  * `export default mockServerSetup({ seed: 7, clock: 'frozen' })`.
  */
+import type {} from 'vitest';
 import { AdminClient } from './admin/client.js';
 import type { MockOptions } from './options.js';
 import { startMockServer } from './server.js';
@@ -26,6 +27,14 @@ export interface ProvidedMock {
 }
 
 export const PROVIDE_KEY = 'creatorCommerceMock';
+
+// Types what `inject('creatorCommerceMock')` returns in a client's tests (type-only: vitest is not
+// imported at run time, and projects that never import this entry point never see it).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    creatorCommerceMock: ProvidedMock;
+  }
+}
 
 /** The part of vitest's TestProject the setup uses (structural, so vitest stays an optional peer). */
 export interface ProvidingProject {
