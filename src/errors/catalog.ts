@@ -3,6 +3,8 @@
  * source; `extension: true` marks codes the spec does not list, each documented in the README's
  * error table (a test keeps the two in step).
  */
+import { MESSAGES } from './messages.js';
+
 export type ErrorType = 'api_error' | 'invalid_request_error' | 'validation_error';
 
 export interface CatalogEntry {
@@ -36,14 +38,14 @@ export const ERROR_CATALOG = {
     extension: true,
   },
   validation_failed: { status: 422, type: 'validation_error', message: 'The request is well-formed but contains invalid data.' },
-  rate_limit_exceeded: { status: 429, type: 'invalid_request_error', message: 'Too many requests. Retry after the time given in Retry-After.' },
+  rate_limit_exceeded: { status: 429, type: 'invalid_request_error', message: MESSAGES.rateLimited },
   insufficient_credits: {
     status: 402,
     type: 'api_error',
     message: 'The account does not have enough credits for this job.',
     extension: true,
   },
-  internal_error: { status: 500, type: 'api_error', message: 'An unexpected error occurred on our side.' },
+  internal_error: { status: 500, type: 'api_error', message: MESSAGES.internal },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
