@@ -19,7 +19,7 @@ import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { requestLog, type LogWriter } from './http/request-log.js';
 import { applyScenarios } from './http/scenarios.js';
-import { bindOperation, buildApiRouter, routeFallback, validateRequest, type SandboxMiddleware } from './operations/router.js';
+import { apiRoutes, routeFallback, validateRequest, type SandboxMiddleware } from './operations/router.js';
 import type { OperationDef } from './operations/types.js';
 import { deprecationPredicate } from './openapi/deprecation.js';
 import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';
@@ -59,14 +59,14 @@ function under(prefix: string, middleware: SandboxMiddleware): SandboxMiddleware
 
 /**
  * What each operation runs, in order, after the /v1 chain (caller identification, rate limit) has
- * matched it; `dispatch` (the handler) follows. Deprecation comes first so that every answer of a
+ * matched it and bound `ctx.state.operation`; `dispatch` (the handler) follows. Deprecation comes first so that every answer of a
  * deprecated operation carries its headers; scenarios come next, so their answers (a 500, a 429,
  * an expired key) carry those headers too, come before authentication, and never reach idempotency;
  * idempotency sits right around the handler, after validation, so it only ever remembers requests
  * that reached the operation.
  */
 function operationPipeline(op: OperationDef): SandboxMiddleware[] {
-  return [bindOperation(op), deprecation(), applyScenarios(), authenticate(), ...(op.body ? [jsonBody()] : []), validateRequest(op), idempotency()];
+  return [deprecation(), applyScenarios(), authenticate(), ...(op.body ? [jsonBody()] : []), validateRequest(op), idempotency()];
 }
 
 export function createApp(options: CreateAppOptions = {}): MockApp {
@@ -91,14 +91,12 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   // Errors never reach Koa's own handler (the envelope answers them); keep it silent in test suites.
   app.silent = true;
 
-  const apiRouter = buildApiRouter(API_PREFIX, operations, operationPipeline);
   const adminRouter = buildAdminRouter(resolved.adminToken);
 
   const v1 = compose<SandboxContext>([
     callerIdentification(),
     rateLimit(),
-    routeFallback(apiRouter),
-    apiRouter.routes() as unknown as SandboxMiddleware,
+    apiRoutes(API_PREFIX, operations, operationPipeline),
   ]) as SandboxMiddleware;
 
   const stack: SandboxMiddleware[] = [

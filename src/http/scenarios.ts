@@ -72,7 +72,7 @@ function answer(ctx: SandboxContext, planned: NonNullable<RequestPlan['answer']>
 export function applyScenarios() {
   return async function applyScenariosMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
     const { operation, caller } = ctx.state;
-    if (!operation) throw new Error('applyScenarios must run after bindOperation');
+    if (!operation) throw new Error('applyScenarios must run after apiRoutes bound the operation');
     const requested = requestedScenario(ctx);
     const known = caller?.kind === 'api_key';
     const scenarios = ctx.sandbox.scenarios.forRequest(

@@ -1,27 +1,20 @@
 /**
- * Builds the /v1 router from the operation table. Each operation gets the per-operation middleware
- * chain (given by app.ts, where the whole order is visible) followed by `dispatch`, which runs the
- * handler on the input `validateRequest` checked.
+ * Routes /v1 requests through the operation table. Each operation gets the per-operation middleware
+ * chain (given by app.ts, where the whole order is visible), composed once at start-up, followed by
+ * `dispatch`, which runs the handler on the input `validateRequest` checked.
  */
-import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type Router from '@koa/router';
+import compose from 'koa-compose';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { Next, SandboxContext, SandboxState } from '../http/context.js';
 import type { JobScenarioSource } from '../jobs/outcome.js';
-import { toRouterPath, type OperationDef } from './types.js';
+import { RouteTable } from './route-table.js';
+import type { OperationDef } from './types.js';
 import { validateBody, validateQuery, validatorsFor, type OperationValidators } from './validation.js';
 
 export type SandboxMiddleware = (ctx: SandboxContext, next: Next) => Promise<void>;
 export type OperationPipeline = (op: OperationDef) => SandboxMiddleware[];
-
-/** Sets `ctx.state.operation` first, so every later middleware knows what it is serving. */
-export function bindOperation(op: OperationDef): SandboxMiddleware {
-  return async function bindOperationMiddleware(ctx, next) {
-    ctx.state.operation = op;
-    await next();
-  };
-}
 
 /**
  * Checks path parameters, query and body against the declaration and leaves the result on
@@ -73,7 +66,7 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
   };
 }
 
-/** Unknown paths answer 404 and known paths with another method 405 (with `Allow`), in the envelope. */
+/** Unknown admin paths answer 404 and known paths with another method 405 (with `Allow`), in the envelope. */
 export function routeFallback(router: Router<SandboxState>): SandboxMiddleware {
   return async function routeFallbackMiddleware(ctx, next) {
     await next();
@@ -87,15 +80,37 @@ export function routeFallback(router: Router<SandboxState>): SandboxMiddleware {
   };
 }
 
-export function buildApiRouter(prefix: string, operations: readonly OperationDef[], pipeline: OperationPipeline): Router<SandboxState> {
-  const router = new Router<SandboxState>({ prefix });
+interface CompiledOperation {
+  op: OperationDef;
+  run: (ctx: SandboxContext) => Promise<void>;
+}
+
+/**
+ * The /v1 router: finds the operation of the request, sets `ctx.state.operation` and `ctx.params`
+ * (so every later middleware knows what it serves), and runs the operation's chain. Unknown paths
+ * answer 404 and known paths with another method 405 with `Allow`, in the envelope.
+ */
+export function apiRoutes(prefix: string, operations: readonly OperationDef[], pipeline: OperationPipeline): SandboxMiddleware {
   const seen = new Set<string>();
-  for (const op of operations) {
+  const routes = operations.map((op) => {
     const key = `${op.method} ${op.path}`;
     if (seen.has(key) || seen.has(op.operationId)) throw new Error(`Duplicate operation ${op.operationId} (${key})`);
     seen.add(key).add(op.operationId);
-    const chain = [...pipeline(op), dispatch(op)] as unknown as Middleware[];
-    router.register(toRouterPath(op.path), [op.method], chain, { name: op.operationId });
-  }
-  return router;
+    const chain = compose<SandboxContext>([...pipeline(op), dispatch(op)]);
+    const target: CompiledOperation = { op, run: (ctx) => chain(ctx) };
+    return { method: op.method, path: op.path, target };
+  });
+  const table = new RouteTable(prefix, routes);
+  return function apiRoutesMiddleware(ctx) {
+    const found = table.lookup(ctx.method, ctx.path);
+    if (found.kind === 'method_not_allowed') {
+      const allow = found.allow;
+      throw new ApiError('method_not_allowed', { message: MESSAGES.methodNotAllowed(ctx.method, ctx.path, allow), headers: { Allow: allow } });
+    }
+    if (found.kind === 'missing') throw new ApiError('resource_missing', { message: MESSAGES.unknownRoute(ctx.method, ctx.path) });
+    const { op, run } = found.target;
+    ctx.state.operation = op;
+    (ctx as unknown as { params: Record<string, string> }).params = found.params;
+    return run(ctx);
+  };
 }

@@ -92,8 +92,3 @@ export function defineOperation<Body = Record<string, unknown>, Query = Record<s
 export function isWrite(op: Pick<OperationDef, 'method'>): boolean {
   return op.method !== 'GET';
 }
-
-/** `/jobs/{id}` -> `/jobs/:id` for @koa/router. */
-export function toRouterPath(path: string): string {
-  return path.replace(/\{([a-z_]+)\}/g, ':$1');
-}
