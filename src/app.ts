@@ -51,9 +51,8 @@ const terminal = async (): Promise<void> => {};
 
 /** Runs `middleware` for paths under `prefix` (a whole segment) and ends the chain there. */
 function under(prefix: string, middleware: SandboxMiddleware): SandboxMiddleware {
-  return async function underPrefix(ctx, next) {
-    if (isUnder(ctx.path, prefix)) await middleware(ctx, terminal);
-    else await next();
+  return function underPrefix(ctx, next) {
+    return isUnder(ctx.path, prefix) ? middleware(ctx, terminal) : next();
   };
 }
 

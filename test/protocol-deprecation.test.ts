@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
+  announceDeprecation,
   DeprecationRegistry,
   DeprecationRuleError,
   deprecationHeaders,
@@ -106,13 +107,13 @@ describe('scenarios and the registry (spec §9; contract §3.5 deprecated-operat
     expect(app.sandbox.deprecations.list().map((d) => d.operationId)).toEqual(['listApiKeys']);
   });
 
-  it('§9: a deprecation set on ctx.state for one request applies to that request only', async () => {
+  it('§9: a deprecation announced for one request applies to that request only', async () => {
     const app = makeApp();
     const states = spyOnState(app);
     const info = parseDeprecation({ ...LIST_KEYS, operation_id: 'getStatus' });
     // What a scenario matching one request does: it sets the deprecation before the operation runs.
     app.middleware.splice(1, 0, async (ctx, next) => {
-      if (ctx.get('X-Test-Deprecate') === 'yes') ctx.state.deprecation = info;
+      if (ctx.get('X-Test-Deprecate') === 'yes') announceDeprecation(ctx as never, info);
       await next();
     });
     const api = client(app);

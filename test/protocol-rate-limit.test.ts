@@ -1,8 +1,11 @@
 import { request as httpRequest } from 'node:http';
+import fc from 'fast-check';
+import { serializeItem } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
 import type { SandboxContext } from '../src/http/context.js';
 import { clientIp } from '../src/http/identify-caller.js';
+import { RATE_LIMIT_POLICY_NAME, rateLimitItem } from '../src/http/rate-limit.js';
 import { RateLimiter } from '../src/http/rate-limiter.js';
 import { ConfigError, parseRateLimit, SPEC_RATE_LIMIT } from '../src/options.js';
 import { getStatus } from '../src/resources/status/operations.js';
@@ -15,6 +18,15 @@ const WINDOW_END = '2026-01-15T12:01:00Z'; // FROZEN_AT is on a window boundary
 const validStatus = compileSchema(getStatus.success.schema);
 
 describe('rate-limit headers (spec §8)', () => {
+  it('§8: the RateLimit item built per request is exactly what an RFC 9651 serializer writes, for any standing', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 1e12 }), fc.integer({ min: 1, max: 1e9 }), (remaining, seconds) => {
+        const expected = serializeItem([RATE_LIMIT_POLICY_NAME, new Map([['r', remaining], ['t', seconds]])]);
+        expect(rateLimitItem(remaining, seconds)).toBe(expected);
+      }),
+    );
+  });
+
   it('§8: every success carries RateLimit-Policy, RateLimit and the legacy headers, read as structured fields', async () => {
     const res = await client(makeApp()).get('/v1/auth/keys').set(bearer(KEYS.free));
     expect(res.status).toBe(200);

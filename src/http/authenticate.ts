@@ -7,7 +7,7 @@ import { isoTimestamp } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { ApiKeyRecord } from '../store/records.js';
-import type { Next, SandboxContext } from './context.js';
+import type { SandboxMiddleware } from './context.js';
 import { identifyCaller } from './identify-caller.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -16,8 +16,8 @@ export function isKeyExpired(key: ApiKeyRecord, now: number): boolean {
   return key.expires_at !== null && Date.parse(key.expires_at) <= now;
 }
 
-export function authenticate() {
-  return async function authenticateMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+export function authenticate(): SandboxMiddleware {
+  return function authenticateMiddleware(ctx, next) {
     let caller = ctx.state.caller;
     // A reset while the request waited (a slow-responses delay) replaced the world it was identified
     // in: identify it again so it never writes into the discarded store.
@@ -37,6 +37,6 @@ export function authenticate() {
     key.last_used_at = isoTimestamp(now);
     ctx.state.apiKey = key;
     ctx.state.store = account;
-    await next();
+    return next();
   };
 }

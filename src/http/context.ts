@@ -39,3 +39,9 @@ export interface SandboxState {
 
 export type SandboxContext = ParameterizedContext<SandboxState> & { sandbox: Sandbox };
 export type Next = () => Promise<unknown>;
+/**
+ * Koa middleware over the sandbox context. Layers with nothing to do after `next()` are plain
+ * functions returning `next()` rather than async ones: on the hot path every async layer costs a
+ * promise and a microtask hop, and koa-compose turns a synchronous throw into a rejection anyway.
+ */
+export type SandboxMiddleware = (ctx: SandboxContext, next: Next) => Promise<unknown>;

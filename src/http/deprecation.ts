@@ -10,7 +10,7 @@
  */
 import { serializeItem } from 'structured-headers';
 import { parseInstant } from '../clock/virtual-clock.js';
-import type { Next, SandboxContext } from './context.js';
+import type { SandboxContext, SandboxMiddleware } from './context.js';
 
 export interface DeprecationInfo {
   operationId: string;
@@ -170,20 +170,23 @@ export class DeprecationRegistry {
   }
 }
 
+/** Announces `info` on this response: `ctx.state.deprecation` and its three headers. */
+export function announceDeprecation(ctx: SandboxContext, info: DeprecationInfo): void {
+  ctx.state.deprecation = info;
+  ctx.set(deprecationHeaders(info));
+}
+
 /**
  * Per-operation middleware, right after the operation is bound: every response of a deprecated
- * operation carries the headers, its errors (401, 404, 422…) included, because the headers are
- * written when the request ends, whatever set `ctx.state.deprecation` (registry or scenario).
+ * operation carries the headers, its errors (401, 404, 422…) included, because they are set before
+ * anything below can fail and the error envelope keeps headers already set. A scenario that
+ * deprecates the request announces its own deprecation later, over this one.
  */
-export function deprecation() {
-  return async function deprecationMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+export function deprecation(): SandboxMiddleware {
+  return function deprecationMiddleware(ctx, next) {
     const operation = ctx.state.operation;
-    if (operation) ctx.state.deprecation ??= ctx.sandbox.deprecations.get(operation.operationId);
-    try {
-      await next();
-    } finally {
-      const info = ctx.state.deprecation;
-      if (info) ctx.set(deprecationHeaders(info));
-    }
+    const info = operation ? ctx.sandbox.deprecations.get(operation.operationId) : undefined;
+    if (info) announceDeprecation(ctx, info);
+    return next();
   };
 }

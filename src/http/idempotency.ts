@@ -17,7 +17,7 @@
 import { ApiError, isApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { isWrite } from '../operations/types.js';
-import type { Next, SandboxContext } from './context.js';
+import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import type { IdempotencyLookup, StoredResponse } from './idempotency-store.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -75,39 +75,42 @@ async function runAndRemember(ctx: SandboxContext, next: Next, lookup: Extract<I
   lookup.finish(isKept(ctx.status) ? { status: ctx.status, body: serializedBody(ctx.body), headers: {} } : undefined);
 }
 
-export function idempotency() {
-  return async function idempotencyMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+const IDEMPOTENCY_KEY_FIELD = IDEMPOTENCY_KEY_HEADER.toLowerCase();
+
+export function idempotency(): SandboxMiddleware {
+  return function idempotencyMiddleware(ctx, next) {
     const operation = ctx.state.operation;
-    const key = ctx.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
-    if (!operation || !isWrite(operation) || key === undefined) {
-      await next();
-      return;
-    }
-    // Node joins a repeated header into one string; it is judged as sent.
-    const value = Array.isArray(key) ? key.join(', ') : key;
-    if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      throw new ApiError('bad_request', { param: IDEMPOTENCY_KEY_HEADER, message: MESSAGES.idempotencyKeyLength(MAX_IDEMPOTENCY_KEY_LENGTH, value.length) });
-    }
-    const store = ctx.state.store;
-    if (!store) throw new Error('idempotency must run after authenticate');
-    ctx.state.idempotencyKey = value;
-    const fingerprint = fingerprintOf(ctx);
-    for (;;) {
-      const lookup = ctx.sandbox.idempotency.begin(store.id, value, fingerprint, ctx.sandbox.clock.now());
-      switch (lookup.kind) {
-        case 'wait':
-          // The first request's outcome decides: replay it, or (if it was not kept) run this one.
-          await lookup.settled;
-          continue;
-        case 'mismatch':
-          throw new ApiError('idempotency_key_reused', { param: IDEMPOTENCY_KEY_HEADER, message: MESSAGES.idempotencyKeyReused(value) });
-        case 'replay':
-          replay(ctx, lookup.response);
-          return;
-        case 'new':
-          await runAndRemember(ctx, next, lookup);
-          return;
-      }
-    }
+    const key = ctx.headers[IDEMPOTENCY_KEY_FIELD];
+    if (!operation || !isWrite(operation) || key === undefined) return next();
+    return idempotent(ctx, next, key);
   };
+}
+
+async function idempotent(ctx: SandboxContext, next: Next, key: string | string[]): Promise<void> {
+  // Node joins a repeated header into one string; it is judged as sent.
+  const value = Array.isArray(key) ? key.join(', ') : key;
+  if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new ApiError('bad_request', { param: IDEMPOTENCY_KEY_HEADER, message: MESSAGES.idempotencyKeyLength(MAX_IDEMPOTENCY_KEY_LENGTH, value.length) });
+  }
+  const store = ctx.state.store;
+  if (!store) throw new Error('idempotency must run after authenticate');
+  ctx.state.idempotencyKey = value;
+  const fingerprint = fingerprintOf(ctx);
+  for (;;) {
+    const lookup = ctx.sandbox.idempotency.begin(store.id, value, fingerprint, ctx.sandbox.clock.now());
+    switch (lookup.kind) {
+      case 'wait':
+        // The first request's outcome decides: replay it, or (if it was not kept) run this one.
+        await lookup.settled;
+        continue;
+      case 'mismatch':
+        throw new ApiError('idempotency_key_reused', { param: IDEMPOTENCY_KEY_HEADER, message: MESSAGES.idempotencyKeyReused(value) });
+      case 'replay':
+        replay(ctx, lookup.response);
+        return;
+      case 'new':
+        await runAndRemember(ctx, next, lookup);
+        return;
+    }
+  }
 }

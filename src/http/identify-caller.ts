@@ -1,4 +1,4 @@
-import type { Caller, Next, SandboxContext } from './context.js';
+import type { Caller, SandboxContext, SandboxMiddleware } from './context.js';
 
 // The scheme name is case-insensitive (RFC 9110 §11.1); the token is not.
 const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
@@ -23,9 +23,9 @@ export function identifyCaller(ctx: SandboxContext): Caller {
   return { kind: 'api_key', account: found.account, key: found.key };
 }
 
-export function callerIdentification() {
-  return async function identifyCallerMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+export function callerIdentification(): SandboxMiddleware {
+  return function identifyCallerMiddleware(ctx, next) {
     ctx.state.caller = identifyCaller(ctx);
-    await next();
+    return next();
   };
 }

@@ -3,7 +3,7 @@
  * included. It wraps the error envelope, so it sees the status actually sent; admin calls and
  * `/openapi.json` are never recorded.
  */
-import type { Next, SandboxContext } from './context.js';
+import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 
 export function isUnder(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
@@ -16,12 +16,16 @@ const MAX_UNREAD_BODY_BYTES = 1024 * 1024;
  * A JSON body nobody read: the request was answered before its body was parsed (a scenario's 500,
  * a 401, a 429). Read here, once the answer is decided, so the journal still shows what was sent.
  */
-function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
+function hasUnreadBody(ctx: SandboxContext): boolean {
   const req = ctx.req;
   const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
   // Only a stream nobody has touched: a parser that gave up (a body over the limit) paused it for good.
   const untouched = req.readableFlowing === null && !req.readableEnded && !req.destroyed;
-  if (!hasBody || !untouched || !ctx.is('application/json', '+json')) return Promise.resolve(undefined);
+  return hasBody && untouched && Boolean(ctx.is('application/json', '+json'));
+}
+
+function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
+  const req = ctx.req;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -42,8 +46,7 @@ function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
 }
 
 /** The body exactly as sent: re-read from the raw text, since validation fills defaults into the parsed one. */
-async function sentBody(ctx: SandboxContext): Promise<unknown> {
-  const raw = (ctx.request as { rawBody?: string }).rawBody ?? (await readUnreadBody(ctx));
+function parseSent(raw: string | undefined): unknown {
   if (raw === undefined || raw.trim() === '') return null;
   try {
     return JSON.parse(raw) as unknown;
@@ -52,32 +55,37 @@ async function sentBody(ctx: SandboxContext): Promise<unknown> {
   }
 }
 
-export function journal(prefix: string) {
-  return async function journalMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
-    if (!isUnder(ctx.path, prefix) || ctx.sandbox.journal.capacity === 0) return void (await next());
-    // The slot belongs to this boot's journal: a reset during the request leaves it out of the new one.
-    const slot = ctx.sandbox.journal.arrive({
-      request_id: ctx.state.requestId,
-      method: ctx.method,
-      path: ctx.path,
-      query: { ...ctx.query } as Record<string, string | string[]>,
-      timestamp: new Date(ctx.sandbox.clock.now()).toISOString(),
-    });
-    try {
-      await next();
-    } finally {
-      const { caller, operation, scenarios, idempotentReplayed } = ctx.state;
-      const known = caller?.kind === 'api_key';
-      const body = await sentBody(ctx);
-      slot.finish({
-        status: ctx.status,
-        account_id: known ? caller.account.id : null,
-        api_key_id: known ? caller.key.id : null,
-        operation_id: operation?.operationId ?? null,
-        idempotent_replayed: idempotentReplayed === true,
-        scenario_ids: scenarios?.scenarioIds() ?? [],
-        body,
-      });
-    }
+export function journal(prefix: string): SandboxMiddleware {
+  return function journalMiddleware(ctx, next) {
+    if (!isUnder(ctx.path, prefix) || ctx.sandbox.journal.capacity === 0) return next();
+    return record(ctx, next);
   };
+}
+
+async function record(ctx: SandboxContext, next: Next): Promise<void> {
+  // The slot belongs to this boot's journal: a reset during the request leaves it out of the new one.
+  const slot = ctx.sandbox.journal.arrive({
+    request_id: ctx.state.requestId,
+    method: ctx.method,
+    path: ctx.path,
+    query: { ...ctx.query } as Record<string, string | string[]>,
+    timestamp: new Date(ctx.sandbox.clock.now()).toISOString(),
+  });
+  try {
+    await next();
+  } finally {
+    const { caller, operation, scenarios, idempotentReplayed } = ctx.state;
+    const known = caller?.kind === 'api_key';
+    const raw = (ctx.request as { rawBody?: string }).rawBody;
+    const body = parseSent(raw ?? (hasUnreadBody(ctx) ? await readUnreadBody(ctx) : undefined));
+    slot.finish({
+      status: ctx.status,
+      account_id: known ? caller.account.id : null,
+      api_key_id: known ? caller.key.id : null,
+      operation_id: operation?.operationId ?? null,
+      idempotent_replayed: idempotentReplayed === true,
+      scenario_ids: scenarios?.scenarioIds() ?? [],
+      body,
+    });
+  }
 }

@@ -26,9 +26,8 @@ export type ResponseObserver = (response: FinishedResponse) => void;
 
 export function observeResponses(observers: ReadonlySet<ResponseObserver>, prefix: string) {
   const watched = (path: string) => path === prefix || path.startsWith(`${prefix}/`);
-  return async function observeResponsesMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+  const observe = async (ctx: SandboxContext, next: Next): Promise<void> => {
     await next();
-    if (observers.size === 0 || !watched(ctx.path)) return;
     const finished: FinishedResponse = {
       method: ctx.method,
       path: ctx.path,
@@ -45,5 +44,9 @@ export function observeResponses(observers: ReadonlySet<ResponseObserver>, prefi
         // Watching must never break serving.
       }
     }
+  };
+  // With nobody watching (the usual case) the request passes untouched; checked as it arrives.
+  return function observeResponsesMiddleware(ctx: SandboxContext, next: Next): Promise<unknown> {
+    return observers.size === 0 || !watched(ctx.path) ? next() : observe(ctx, next);
   };
 }

@@ -8,7 +8,7 @@ import { unixSeconds } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { Plan } from '../store/records.js';
-import type { Caller, Next, SandboxContext } from './context.js';
+import type { Caller, SandboxMiddleware } from './context.js';
 import type { RateLimitStanding } from './rate-limiter.js';
 
 export const RATE_LIMIT_POLICY_NAME = 'default';
@@ -32,11 +32,21 @@ function policyHeader(limit: number, windowSeconds: number): string {
   return header;
 }
 
-/** RFC 9651 structured fields, serialized by a real library so quoting and parameters are exact. */
+/**
+ * `RateLimit: "default";r=<remaining>;t=<seconds>`, an RFC 9651 item. The policy header is
+ * serialized by structured-headers (once per quota); this one changes every request, and with a
+ * fixed token-safe name and two non-negative integer parameters its serialization is exactly this
+ * concatenation (test/protocol-rate-limit.test.ts checks it against the library for any values).
+ */
+export function rateLimitItem(remaining: number, secondsUntilReset: number): string {
+  return `"${RATE_LIMIT_POLICY_NAME}";r=${remaining};t=${secondsUntilReset}`;
+}
+
+/** RFC 9651 structured fields (§8), plus the legacy `X-RateLimit-*` names. */
 export function rateLimitHeaders(standing: RateLimitStanding): Record<string, string> {
   return {
     'RateLimit-Policy': policyHeader(standing.limit, standing.windowSeconds),
-    RateLimit: serializeItem([RATE_LIMIT_POLICY_NAME, new Map([['r', standing.remaining], ['t', standing.secondsUntilReset]])]),
+    RateLimit: rateLimitItem(standing.remaining, standing.secondsUntilReset),
     'X-RateLimit-Limit': String(standing.limit),
     'X-RateLimit-Remaining': String(standing.remaining),
     'X-RateLimit-Reset': String(unixSeconds(standing.resetAt)),
@@ -52,8 +62,8 @@ export function rateLimitExceeded(standing: RateLimitStanding, retryAfter = stan
   });
 }
 
-export function rateLimit() {
-  return async function rateLimitMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+export function rateLimit(): SandboxMiddleware {
+  return function rateLimitMiddleware(ctx, next) {
     const caller = ctx.state.caller;
     if (!caller) throw new Error('rateLimit must run after callerIdentification');
     const { subject, tier } = rateLimitSubject(caller);
@@ -62,6 +72,6 @@ export function rateLimit() {
     ctx.state.rateLimit = standing;
     ctx.set(rateLimitHeaders(standing));
     if (!standing.allowed) throw rateLimitExceeded(standing);
-    await next();
+    return next();
   };
 }

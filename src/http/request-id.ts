@@ -1,4 +1,4 @@
-import type { Next, SandboxContext } from './context.js';
+import type { SandboxContext, SandboxMiddleware } from './context.js';
 
 export interface RequestIdOptions {
   /** Injectable generator; the default is the sandbox's deterministic counter. */
@@ -8,11 +8,12 @@ export interface RequestIdOptions {
 /** Gives every response a `Request-Id` (spec §7.3.4), also sent as `X-Request-Id` (the guide's name). */
 export function requestId(options: RequestIdOptions = {}) {
   const generate = options.generate ?? ((ctx: SandboxContext) => ctx.sandbox.requestIds.next());
-  return async function requestIdMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
+  const middleware: SandboxMiddleware = function requestIdMiddleware(ctx, next) {
     const id = generate(ctx);
     ctx.state.requestId = id;
     ctx.set('Request-Id', id);
     ctx.set('X-Request-Id', id);
-    await next();
+    return next();
   };
+  return middleware;
 }

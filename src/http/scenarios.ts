@@ -6,7 +6,7 @@
  *   acts, the response says `Preference-Applied: scenario=<name>`;
  * - a delay waits for real (the one real timer of the sandbox: latency is what a client's timeout
  *   test needs), bounded by MAX_DELAY_MS, and ends early if the client goes away;
- * - a deprecation sets `ctx.state.deprecation`, whose headers the `deprecation` middleware writes;
+ * - a deprecation is announced (`ctx.state.deprecation` and its headers), over the registry's;
  * - an answer (an error, an expired key) is thrown before authentication and before `idempotency`,
  *   so the operation never runs and its 500 or 429 is never remembered under an Idempotency-Key;
  * - a job effect waits for the handler: `scenarios` reaches `createJob` through the handler input.
@@ -15,7 +15,8 @@ import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { ScenarioActivationError, type RequestPlan } from '../scenarios/engine.js';
 import type { ErrorEffect } from '../scenarios/definition.js';
-import type { Next, SandboxContext } from './context.js';
+import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
+import { announceDeprecation } from './deprecation.js';
 import { parsePrefer } from './prefer.js';
 import { rateLimitExceeded, rateLimitSubject } from './rate-limit.js';
 
@@ -69,27 +70,33 @@ function answer(ctx: SandboxContext, planned: NonNullable<RequestPlan['answer']>
   return errorAnswer(ctx, planned.error);
 }
 
-export function applyScenarios() {
-  return async function applyScenariosMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
-    const { operation, caller } = ctx.state;
-    if (!operation) throw new Error('applyScenarios must run after apiRoutes bound the operation');
-    const requested = requestedScenario(ctx);
-    const known = caller?.kind === 'api_key';
-    const scenarios = ctx.sandbox.scenarios.forRequest(
-      { operation, accountId: known ? caller.account.id : null, apiKeyId: known ? caller.key.id : null },
-      requested,
-    );
-    ctx.state.scenarios = scenarios;
-    try {
-      // Planned (and counted) before any await: `times` stays exact under concurrent requests.
-      const plan = scenarios.plan(known);
-      if (plan.delayMs) await realDelay(ctx, plan.delayMs);
-      if (plan.deprecate) ctx.state.deprecation = { operationId: operation.operationId, ...plan.deprecate };
-      if (plan.answer) throw answer(ctx, plan.answer);
-      await next();
-    } finally {
-      const applied = scenarios.preferenceApplied();
-      if (applied) ctx.set('Preference-Applied', applied);
-    }
+export function applyScenarios(): SandboxMiddleware {
+  return function applyScenariosMiddleware(ctx, next) {
+    // Nothing active and nothing asked for: the request goes on untouched (the common case).
+    if (!ctx.sandbox.scenarios.hasActive() && ctx.headers.prefer === undefined) return next();
+    return runScenarios(ctx, next);
   };
+}
+
+async function runScenarios(ctx: SandboxContext, next: Next): Promise<void> {
+  const { operation, caller } = ctx.state;
+  if (!operation) throw new Error('applyScenarios must run after apiRoutes bound the operation');
+  const requested = requestedScenario(ctx);
+  const known = caller?.kind === 'api_key';
+  const scenarios = ctx.sandbox.scenarios.forRequest(
+    { operation, accountId: known ? caller.account.id : null, apiKeyId: known ? caller.key.id : null },
+    requested,
+  );
+  ctx.state.scenarios = scenarios;
+  try {
+    // Planned (and counted) before any await: `times` stays exact under concurrent requests.
+    const plan = scenarios.plan(known);
+    if (plan.delayMs) await realDelay(ctx, plan.delayMs);
+    if (plan.deprecate) announceDeprecation(ctx, { operationId: operation.operationId, ...plan.deprecate });
+    if (plan.answer) throw answer(ctx, plan.answer);
+    await next();
+  } finally {
+    const applied = scenarios.preferenceApplied();
+    if (applied) ctx.set('Preference-Applied', applied);
+  }
 }

@@ -7,13 +7,13 @@ import type Router from '@koa/router';
 import compose from 'koa-compose';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
-import type { Next, SandboxContext, SandboxState } from '../http/context.js';
+import type { SandboxContext, SandboxMiddleware, SandboxState } from '../http/context.js';
 import type { JobScenarioSource } from '../jobs/outcome.js';
 import { RouteTable } from './route-table.js';
 import type { OperationDef } from './types.js';
 import { validateBody, validateQuery, validatorsFor, type OperationValidators } from './validation.js';
 
-export type SandboxMiddleware = (ctx: SandboxContext, next: Next) => Promise<void>;
+export type { SandboxMiddleware };
 export type OperationPipeline = (op: OperationDef) => SandboxMiddleware[];
 
 /**
@@ -26,7 +26,7 @@ export function validateRequest(op: OperationDef): SandboxMiddleware {
   // boot cost most of the CLI's cold start. test/core-operations.test.ts compiles them all, so a
   // broken schema still fails the build rather than a user's request.
   let validators: OperationValidators | undefined;
-  return async function validateRequestMiddleware(ctx, next) {
+  return function validateRequestMiddleware(ctx, next) {
     validators ??= validatorsFor(op);
     const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
     if (validators.params && !validators.params(params)) {
@@ -44,7 +44,7 @@ export function validateRequest(op: OperationDef): SandboxMiddleware {
       validateBody(validators.body, body, op.body);
     }
     ctx.state.input = { params, query, body };
-    await next();
+    return next();
   };
 }
 

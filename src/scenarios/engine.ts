@@ -262,6 +262,11 @@ export class ScenarioEngine {
   }
 
   /** The matching (activation, rule) pairs of a request, in precedence order. */
+  /** Whether any scenario is active: when none is and none is asked for, requests skip the engine. */
+  hasActive(): boolean {
+    return this.active.length > 0;
+  }
+
   forRequest(facts: RequestFacts, requested?: Activation): RequestScenarios {
     const candidates: Candidate[] = [];
     const ordered = requested ? [requested, ...[...this.active].reverse()] : [...this.active].reverse();
