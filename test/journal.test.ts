@@ -165,15 +165,33 @@ describe('clearing and bounds (contract §3.4)', () => {
 
   it('contract §3.4: the ring buffer holds exactly its capacity across many wraps, and lists only answered requests', () => {
     const ring = new RequestJournal(5);
-    const outcome = { status: 200, account_id: null, api_key_id: null, operation_id: null, idempotent_replayed: false, scenario_ids: [], body: null };
-    const arrive = (n: number) => ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', query: {}, timestamp: FROZEN_AT });
-    for (let n = 1; n <= 23; n++) arrive(n).finish(outcome);
+    const outcome = { status: 200, account_id: null, api_key_id: null, operation_id: null, idempotent_replayed: false, scenario_ids: [], raw_body: undefined };
+    const arrive = (n: number) => ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: `n=${n}`, at: Date.parse(FROZEN_AT) });
+    for (let n = 1; n <= 23; n++) ring.finish(arrive(n), outcome);
     const inFlight = arrive(24);
     expect(ring.list({ limit: 100 }).data.map((e) => e.request_id)).toEqual(['req_23', 'req_22', 'req_21', 'req_20']);
-    inFlight.finish(outcome);
-    expect(ring.list({ limit: 100 }).data.map((e) => e.request_id)).toEqual(['req_24', 'req_23', 'req_22', 'req_21', 'req_20']);
+    ring.finish(inFlight, { ...outcome, raw_body: '{"a":1}' });
+    const listed = ring.list({ limit: 100 }).data;
+    expect(listed.map((e) => e.request_id)).toEqual(['req_24', 'req_23', 'req_22', 'req_21', 'req_20']);
+    expect(listed[0]).toMatchObject({ query: { n: '24' }, body: { a: 1 }, timestamp: '2026-01-15T12:00:00.000Z' });
+    expect(listed[1]).toMatchObject({ query: { n: '23' }, body: null });
     expect(ring.clear()).toBe(5);
     expect(ring.list({ limit: 100 })).toEqual({ data: [], has_more: false });
+  });
+
+  it('contract §3.4: a request still running when its place is taken by newer ones, or when the journal is emptied, is not recorded', () => {
+    const ring = new RequestJournal(2);
+    const outcome = { status: 200, account_id: null, api_key_id: null, operation_id: null, idempotent_replayed: false, scenario_ids: ['sc_1'], raw_body: undefined };
+    const arrive = (n: number) => ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: '', at: 0 });
+    const slow = arrive(1);
+    ring.finish(arrive(2), outcome);
+    ring.finish(arrive(3), outcome);
+    ring.finish(slow, outcome);
+    expect(ring.list({ limit: 10 }).data.map((e) => [e.request_id, e.scenario_ids])).toEqual([['req_3', ['sc_1']], ['req_2', ['sc_1']]]);
+    const cleared = arrive(4); // takes req_2's place; req_3 is the one answered entry left
+    expect(ring.clear()).toBe(1);
+    ring.finish(cleared, outcome);
+    expect(ring.list({ limit: 10 }).data).toEqual([]);
   });
 
   it.each([

@@ -45,16 +45,6 @@ function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
   });
 }
 
-/** The body exactly as sent: re-read from the raw text, since validation fills defaults into the parsed one. */
-function parseSent(raw: string | undefined): unknown {
-  if (raw === undefined || raw.trim() === '') return null;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return null;
-  }
-}
-
 export function journal(prefix: string): SandboxMiddleware {
   return function journalMiddleware(ctx, next) {
     if (!isUnder(ctx.path, prefix) || ctx.sandbox.journal.capacity === 0) return next();
@@ -63,29 +53,30 @@ export function journal(prefix: string): SandboxMiddleware {
 }
 
 async function record(ctx: SandboxContext, next: Next): Promise<void> {
-  // The slot belongs to this boot's journal: a reset during the request leaves it out of the new one.
-  const slot = ctx.sandbox.journal.arrive({
+  // This boot's journal: a reset during the request leaves the request out of the new one.
+  const journal = ctx.sandbox.journal;
+  const ticket = journal.arrive({
     request_id: ctx.state.requestId,
     method: ctx.method,
     path: ctx.path,
-    query: { ...ctx.query } as Record<string, string | string[]>,
-    timestamp: new Date(ctx.sandbox.clock.now()).toISOString(),
+    querystring: ctx.querystring,
+    at: ctx.sandbox.clock.now(),
   });
   try {
     await next();
   } finally {
     const { caller, operation, scenarios, idempotentReplayed } = ctx.state;
     const known = caller?.kind === 'api_key';
-    const raw = (ctx.request as { rawBody?: string }).rawBody;
-    const body = parseSent(raw ?? (hasUnreadBody(ctx) ? await readUnreadBody(ctx) : undefined));
-    slot.finish({
+    // The text as sent, not the parsed body: validation fills defaults into that one.
+    const raw = (ctx.request as { rawBody?: string }).rawBody ?? (hasUnreadBody(ctx) ? await readUnreadBody(ctx) : undefined);
+    journal.finish(ticket, {
       status: ctx.status,
       account_id: known ? caller.account.id : null,
       api_key_id: known ? caller.key.id : null,
       operation_id: operation?.operationId ?? null,
       idempotent_replayed: idempotentReplayed === true,
       scenario_ids: scenarios?.scenarioIds() ?? [],
-      body,
+      raw_body: raw,
     });
   }
 }

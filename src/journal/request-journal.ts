@@ -4,6 +4,8 @@
  * reserved when the request arrives (so the order is arrival order, request ids ascending) and
  * shown once it is answered; an entry still in flight is not listed.
  */
+import { parse as parseQuery } from 'node:querystring';
+
 export interface JournalEntry {
   request_id: string;
   method: string;
@@ -23,8 +25,28 @@ export interface JournalEntry {
   body: unknown;
 }
 
-export type JournalArrival = Pick<JournalEntry, 'request_id' | 'method' | 'path' | 'query' | 'timestamp'>;
-export type JournalOutcome = Omit<JournalEntry, keyof JournalArrival>;
+/** What is known when a request arrives; kept as sent, turned into an entry only when listed. */
+export interface JournalArrival {
+  request_id: string;
+  method: string;
+  path: string;
+  /** The raw query string, without `?` (parsed when listed). */
+  querystring: string;
+  /** Virtual clock at arrival, epoch ms. */
+  at: number;
+}
+
+/** What is known once it is answered. */
+export interface JournalOutcome {
+  status: number;
+  account_id: string | null;
+  api_key_id: string | null;
+  operation_id: string | null;
+  idempotent_replayed: boolean;
+  scenario_ids: readonly string[];
+  /** The body text as sent, when it was read (parsed as JSON when listed). */
+  raw_body: string | undefined;
+}
 
 export interface JournalFilter {
   account_id?: string;
@@ -35,66 +57,126 @@ export interface JournalFilter {
   limit: number;
 }
 
-class Slot {
-  entry: JournalEntry | undefined;
-  constructor(readonly arrival: JournalArrival) {}
+/** A request's place in the journal, from `arrive`; `finish` it when answered. */
+export type JournalTicket = number;
 
-  finish(outcome: JournalOutcome): void {
-    const { request_id, method, path, query, timestamp } = this.arrival;
+const NO_SCENARIOS: readonly string[] = Object.freeze([]);
+
+/**
+ * One place of the ring, allocated once and written over: a busy sandbox records every request
+ * without allocating an entry per request (which the garbage collector then had to copy while the
+ * entry stayed among the last N). Entries are built when someone lists them.
+ */
+class Slot {
+  /** The ticket of the request in this place; 0 when empty. */
+  ticket = 0;
+  answered = false;
+  request_id = '';
+  method = '';
+  path = '';
+  querystring = '';
+  at = 0;
+  status = 0;
+  account_id: string | null = null;
+  api_key_id: string | null = null;
+  operation_id: string | null = null;
+  idempotent_replayed = false;
+  scenario_ids: readonly string[] = NO_SCENARIOS;
+  raw_body: string | undefined = undefined;
+
+  entry(): JournalEntry {
     // In the order of contract §3.4.
-    this.entry = {
-      request_id,
-      method,
-      path,
-      query,
-      status: outcome.status,
-      account_id: outcome.account_id,
-      api_key_id: outcome.api_key_id,
-      operation_id: outcome.operation_id,
-      idempotent_replayed: outcome.idempotent_replayed,
-      scenario_ids: outcome.scenario_ids,
-      timestamp,
-      body: outcome.body,
+    return {
+      request_id: this.request_id,
+      method: this.method,
+      path: this.path,
+      query: { ...parseQuery(this.querystring) } as Record<string, string | string[]>,
+      status: this.status,
+      account_id: this.account_id,
+      api_key_id: this.api_key_id,
+      operation_id: this.operation_id,
+      idempotent_replayed: this.idempotent_replayed,
+      scenario_ids: [...this.scenario_ids],
+      timestamp: new Date(this.at).toISOString(),
+      body: parseBody(this.raw_body),
     };
+  }
+}
+
+/** The body as sent, or null when none was sent or it was not JSON. */
+function parseBody(raw: string | undefined): unknown {
+  if (raw === undefined || raw.trim() === '') return null;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
   }
 }
 
 export class UnknownJournalCursor extends Error {}
 
 export class RequestJournal {
-  private readonly slots: Array<Slot | undefined>;
+  private readonly slots: Slot[];
   /** Where the next arrival goes. */
   private head = 0;
   private size = 0;
+  private lastTicket = 0;
 
   constructor(readonly capacity: number) {
-    this.slots = new Array<Slot | undefined>(capacity);
+    this.slots = Array.from({ length: capacity }, () => new Slot());
   }
 
-  /** Reserves the request's place; `finish` it when answered. With capacity 0 nothing is kept. */
-  arrive(arrival: JournalArrival): { finish(outcome: JournalOutcome): void } {
-    const slot = new Slot(arrival);
-    if (this.capacity === 0) return slot;
-    this.slots[this.head] = slot;
+  /** Reserves the request's place; `finish` its ticket when answered. With capacity 0 nothing is kept. */
+  arrive(arrival: JournalArrival): JournalTicket {
+    this.lastTicket += 1;
+    if (this.capacity === 0) return this.lastTicket;
+    const slot = this.slots[this.head]!;
+    slot.ticket = this.lastTicket;
+    slot.answered = false;
+    slot.request_id = arrival.request_id;
+    slot.method = arrival.method;
+    slot.path = arrival.path;
+    slot.querystring = arrival.querystring;
+    slot.at = arrival.at;
+    slot.scenario_ids = NO_SCENARIOS;
+    slot.raw_body = undefined;
     this.head = (this.head + 1) % this.capacity;
     this.size = Math.min(this.size + 1, this.capacity);
-    return slot;
+    return this.lastTicket;
+  }
+
+  /**
+   * Records the answer. A ticket whose place was taken since (more requests than the capacity
+   * arrived while it ran) or emptied by `clear` is dropped: that request is no longer among the last N.
+   */
+  finish(ticket: JournalTicket, outcome: JournalOutcome): void {
+    if (this.capacity === 0) return;
+    const slot = this.slots[(ticket - 1) % this.capacity]!;
+    if (slot.ticket !== ticket) return;
+    slot.answered = true;
+    slot.status = outcome.status;
+    slot.account_id = outcome.account_id;
+    slot.api_key_id = outcome.api_key_id;
+    slot.operation_id = outcome.operation_id;
+    slot.idempotent_replayed = outcome.idempotent_replayed;
+    slot.scenario_ids = outcome.scenario_ids.length === 0 ? NO_SCENARIOS : outcome.scenario_ids;
+    slot.raw_body = outcome.raw_body;
   }
 
   /** Newest first, answered entries only, filtered; `has_more` when another match follows. */
   list(filter: JournalFilter): { data: JournalEntry[]; has_more: boolean } {
     const data: JournalEntry[] = [];
     let skipping = filter.starting_after !== undefined;
-    for (const entry of this.newestFirst()) {
+    for (const slot of this.newestFirst()) {
       if (skipping) {
-        if (entry.request_id === filter.starting_after) skipping = false;
+        if (slot.request_id === filter.starting_after) skipping = false;
         continue;
       }
-      if (filter.account_id !== undefined && entry.account_id !== filter.account_id) continue;
-      if (filter.api_key_id !== undefined && entry.api_key_id !== filter.api_key_id) continue;
-      if (filter.operation_id !== undefined && entry.operation_id !== filter.operation_id) continue;
+      if (filter.account_id !== undefined && slot.account_id !== filter.account_id) continue;
+      if (filter.api_key_id !== undefined && slot.api_key_id !== filter.api_key_id) continue;
+      if (filter.operation_id !== undefined && slot.operation_id !== filter.operation_id) continue;
       if (data.length === filter.limit) return { data, has_more: true };
-      data.push(structuredClone(entry));
+      data.push(slot.entry());
     }
     if (skipping) throw new UnknownJournalCursor(filter.starting_after);
     return { data, has_more: false };
@@ -103,16 +185,18 @@ export class RequestJournal {
   /** Empties the journal; requests in flight are not recorded. Returns how many entries there were. */
   clear(): number {
     const count = [...this.newestFirst()].length;
-    this.slots.fill(undefined);
-    this.head = 0;
+    for (const slot of this.slots) {
+      slot.ticket = 0;
+      slot.answered = false;
+    }
     this.size = 0;
     return count;
   }
 
-  private *newestFirst(): Generator<JournalEntry> {
+  private *newestFirst(): Generator<Slot> {
     for (let i = 1; i <= this.size; i++) {
-      const entry = this.slots[(this.head - i + this.capacity) % this.capacity]?.entry;
-      if (entry) yield entry;
+      const slot = this.slots[(this.head - i + this.capacity) % this.capacity]!;
+      if (slot.answered) yield slot;
     }
   }
 }

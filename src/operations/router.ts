@@ -10,7 +10,7 @@ import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxMiddleware, SandboxState } from '../http/context.js';
 import type { JobScenarioSource } from '../jobs/outcome.js';
 import { RouteTable } from './route-table.js';
-import type { OperationDef } from './types.js';
+import type { HandlerResult, OperationDef } from './types.js';
 import { validateBody, validateQuery, validatorsFor, type OperationValidators } from './validation.js';
 
 export type { SandboxMiddleware };
@@ -53,16 +53,22 @@ const NO_SCENARIOS: JobScenarioSource = { jobDecision: () => undefined };
 
 /** Runs the handler on the validated input and writes its result: the end of every operation's chain. */
 export function dispatch(op: OperationDef): SandboxMiddleware {
-  return async function dispatchMiddleware(ctx, next) {
+  const write = (ctx: SandboxContext, result: HandlerResult): void => {
+    ctx.status = result.status ?? op.success.status;
+    ctx.body = result.body;
+  };
+  // No next(): the operation is answered. Most handlers are synchronous; only those that return a
+  // promise are waited for, so the common answer costs no extra microtask.
+  return function dispatchMiddleware(ctx) {
     const { store, apiKey, input } = ctx.state;
     if (!store || !apiKey) throw new Error('dispatch must run after authenticate');
     if (!input) throw new Error('dispatch must run after validateRequest');
     const scenarios = ctx.state.scenarios ?? NO_SCENARIOS;
-    const result = await op.handler({ ...input, store, apiKey, sandbox: ctx.sandbox, path: ctx.path, scenarios });
-    ctx.status = result.status ?? op.success.status;
-    ctx.body = result.body;
-    // No next(): the operation is answered. (A later matching layer must not run.)
-    void next;
+    const { params, query, body } = input;
+    const result = op.handler({ params, query, body, store, apiKey, sandbox: ctx.sandbox, path: ctx.path, scenarios });
+    if (result instanceof Promise) return result.then((settled) => write(ctx, settled));
+    write(ctx, result);
+    return Promise.resolve();
   };
 }
 
