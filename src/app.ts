@@ -17,6 +17,7 @@ import { jsonBody } from './http/json-body.js';
 import { observeResponses, type ResponseObserver } from './http/observe-responses.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { sendReply } from './http/reply.js';
 import { requestLog, type LogWriter } from './http/request-log.js';
 import { applyScenarios } from './http/scenarios.js';
 import { apiRoutes, routeFallback, validateRequest, type SandboxMiddleware } from './operations/router.js';
@@ -99,7 +100,10 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   ]) as SandboxMiddleware;
 
   const stack: SandboxMiddleware[] = [
+    // Outside the writer, so observers see what was written.
     observeResponses(app.responseObservers, API_PREFIX),
+    // Writes the staged headers and the answer in one go (Koa's respond for routes that set ctx.body).
+    sendReply(),
     requestId(),
     ...(resolved.log ? [requestLog(options.logWriter ? { write: options.logWriter } : {})] : []),
     // Outside the envelope, so it records the status actually sent, errors included.

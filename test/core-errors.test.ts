@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/errors/api-error.js';
 import { MESSAGES } from '../src/errors/messages.js';
 import { errorEnvelope } from '../src/http/error-envelope.js';
+import { sendReply } from '../src/http/reply.js';
 import { requestId } from '../src/http/request-id.js';
 import { RequestIdGenerator } from '../src/random.js';
 import { bearer, client, expectError, KEYS, makeApp } from './support/harness.js';
@@ -126,6 +127,7 @@ describe('spec §7.2: internal_error', () => {
     const app = new Koa();
     app.silent = true;
     const ids = new RequestIdGenerator();
+    app.use(sendReply() as never);
     app.use(requestId({ generate: () => ids.next() }) as never);
     app.use(errorEnvelope() as never);
     app.use(() => {

@@ -7,6 +7,7 @@ import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import type { DeprecationInfo } from './deprecation.js';
 import type { RateLimitStanding } from './rate-limiter.js';
+import type { HeaderList, Reply, SentReply } from './reply.js';
 
 /** Who sent the request, as far as can be told before authentication is enforced. */
 export type Caller =
@@ -14,6 +15,12 @@ export type Caller =
   | { kind: 'anonymous'; ip: string; reason: 'missing' | 'malformed' | 'unknown' };
 
 export interface SandboxState {
+  /** The response headers staged so far (src/http/reply.ts); written with the answer. */
+  headers: HeaderList;
+  /** The answer, once decided (`reply`); undefined for routes that answer through `ctx.body`. */
+  reply?: Reply;
+  /** What was written, once it was (for observers). */
+  sent?: SentReply;
   requestId: string;
   caller?: Caller;
   rateLimit?: RateLimitStanding;

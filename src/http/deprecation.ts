@@ -11,6 +11,7 @@
 import { serializeItem } from 'structured-headers';
 import { parseInstant } from '../clock/virtual-clock.js';
 import type { SandboxContext, SandboxMiddleware } from './context.js';
+import { stageHeaders } from './reply.js';
 
 export interface DeprecationInfo {
   operationId: string;
@@ -173,7 +174,7 @@ export class DeprecationRegistry {
 /** Announces `info` on this response: `ctx.state.deprecation` and its three headers. */
 export function announceDeprecation(ctx: SandboxContext, info: DeprecationInfo): void {
   ctx.state.deprecation = info;
-  ctx.set(deprecationHeaders(info));
+  stageHeaders(ctx, deprecationHeaders(info));
 }
 
 /**

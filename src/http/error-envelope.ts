@@ -6,6 +6,7 @@
 import { ApiError, isApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { Next, SandboxContext } from './context.js';
+import { reply, stageHeaders } from './reply.js';
 
 export const BODY_LIMIT = '1mb';
 
@@ -42,10 +43,8 @@ export function errorEnvelope(options: ErrorEnvelopeOptions = {}) {
     } catch (error) {
       const apiError = toApiError(error);
       if (apiError.code === 'internal_error' && !isApiError(error)) options.onInternalError?.(error, ctx);
-      ctx.status = apiError.status;
-      for (const [name, value] of Object.entries(apiError.headers)) ctx.set(name, value);
-      ctx.body = apiError.toBody();
-      ctx.type = 'application/json';
+      stageHeaders(ctx, apiError.headers);
+      reply(ctx, apiError.status, apiError.toBody());
     }
   };
 }

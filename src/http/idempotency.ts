@@ -19,6 +19,7 @@ import { MESSAGES } from '../errors/messages.js';
 import { isWrite } from '../operations/types.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import type { IdempotencyLookup, StoredResponse } from './idempotency-store.js';
+import { reply, stageHeader, stageHeaders } from './reply.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -53,13 +54,9 @@ function serializedBody(body: unknown): string | undefined {
 }
 
 function replay(ctx: SandboxContext, stored: StoredResponse): void {
-  ctx.status = stored.status;
-  ctx.set(stored.headers);
-  if (stored.body !== undefined) {
-    ctx.body = stored.body;
-    ctx.type = 'application/json';
-  }
-  ctx.set(REPLAYED_HEADER, 'true');
+  stageHeaders(ctx, stored.headers);
+  stageHeader(ctx, REPLAYED_HEADER, 'true');
+  reply(ctx, stored.status, stored.body);
   ctx.state.idempotentReplayed = true;
 }
 
@@ -72,7 +69,9 @@ async function runAndRemember(ctx: SandboxContext, next: Next, lookup: Extract<I
     lookup.finish(kept ? { status: error.status, body: JSON.stringify(error.toBody()), headers: { ...error.headers } } : undefined);
     throw error;
   }
-  lookup.finish(isKept(ctx.status) ? { status: ctx.status, body: serializedBody(ctx.body), headers: {} } : undefined);
+  const answer = ctx.state.reply;
+  if (!answer) throw new Error('idempotency must wrap a handler that replies');
+  lookup.finish(isKept(answer.status) ? { status: answer.status, body: serializedBody(answer.body), headers: {} } : undefined);
 }
 
 const IDEMPOTENCY_KEY_FIELD = IDEMPOTENCY_KEY_HEADER.toLowerCase();

@@ -4,6 +4,7 @@
  * `/openapi.json` are never recorded.
  */
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
+import { replyStatus } from './reply.js';
 
 export function isUnder(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
@@ -70,7 +71,7 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
     // The text as sent, not the parsed body: validation fills defaults into that one.
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? (hasUnreadBody(ctx) ? await readUnreadBody(ctx) : undefined);
     journal.finish(ticket, {
-      status: ctx.status,
+      status: replyStatus(ctx),
       account_id: known ? caller.account.id : null,
       api_key_id: known ? caller.key.id : null,
       operation_id: operation?.operationId ?? null,

@@ -10,6 +10,7 @@ import { MESSAGES } from '../errors/messages.js';
 import type { Plan } from '../store/records.js';
 import type { Caller, SandboxMiddleware } from './context.js';
 import type { RateLimitStanding } from './rate-limiter.js';
+import { stageHeaders } from './reply.js';
 
 export const RATE_LIMIT_POLICY_NAME = 'default';
 
@@ -70,7 +71,7 @@ export function rateLimit(): SandboxMiddleware {
     const { rateLimiter, clock } = ctx.sandbox;
     const standing = rateLimiter.consume(subject, tier, clock.now());
     ctx.state.rateLimit = standing;
-    ctx.set(rateLimitHeaders(standing));
+    stageHeaders(ctx, rateLimitHeaders(standing));
     if (!standing.allowed) throw rateLimitExceeded(standing);
     return next();
   };

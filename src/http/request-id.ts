@@ -1,4 +1,5 @@
 import type { SandboxContext, SandboxMiddleware } from './context.js';
+import { stageHeader } from './reply.js';
 
 export interface RequestIdOptions {
   /** Injectable generator; the default is the sandbox's deterministic counter. */
@@ -11,8 +12,8 @@ export function requestId(options: RequestIdOptions = {}) {
   const middleware: SandboxMiddleware = function requestIdMiddleware(ctx, next) {
     const id = generate(ctx);
     ctx.state.requestId = id;
-    ctx.set('Request-Id', id);
-    ctx.set('X-Request-Id', id);
+    stageHeader(ctx, 'Request-Id', id);
+    stageHeader(ctx, 'X-Request-Id', id);
     return next();
   };
   return middleware;

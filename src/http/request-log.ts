@@ -4,6 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Next, SandboxContext } from './context.js';
+import { replyStatus } from './reply.js';
 
 export type LogWriter = (line: string) => void;
 
@@ -16,7 +17,7 @@ export function requestLog(options: { write?: LogWriter } = {}) {
     } finally {
       // Real elapsed time, not the virtual clock: this measures the sandbox itself.
       const ms = (performance.now() - started).toFixed(1);
-      write(`${ctx.state.requestId ?? '-'} ${ctx.method} ${ctx.originalUrl} ${ctx.status} ${ms}ms`);
+      write(`${ctx.state.requestId ?? '-'} ${ctx.method} ${ctx.originalUrl} ${replyStatus(ctx)} ${ms}ms`);
     }
   };
 }

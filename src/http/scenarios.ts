@@ -19,6 +19,7 @@ import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import { announceDeprecation } from './deprecation.js';
 import { parsePrefer } from './prefer.js';
 import { rateLimitExceeded, rateLimitSubject } from './rate-limit.js';
+import { stageHeader } from './reply.js';
 
 export const PREFER_SCENARIO = 'scenario';
 
@@ -97,6 +98,6 @@ async function runScenarios(ctx: SandboxContext, next: Next): Promise<void> {
     await next();
   } finally {
     const applied = scenarios.preferenceApplied();
-    if (applied) ctx.set('Preference-Applied', applied);
+    if (applied) stageHeader(ctx, 'Preference-Applied', applied);
   }
 }

@@ -9,6 +9,7 @@ import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxMiddleware, SandboxState } from '../http/context.js';
 import type { JobScenarioSource } from '../jobs/outcome.js';
+import { reply } from '../http/reply.js';
 import { RouteTable } from './route-table.js';
 import type { HandlerResult, OperationDef } from './types.js';
 import { validateBody, validateQuery, validatorsFor, type OperationValidators } from './validation.js';
@@ -53,10 +54,7 @@ const NO_SCENARIOS: JobScenarioSource = { jobDecision: () => undefined };
 
 /** Runs the handler on the validated input and writes its result: the end of every operation's chain. */
 export function dispatch(op: OperationDef): SandboxMiddleware {
-  const write = (ctx: SandboxContext, result: HandlerResult): void => {
-    ctx.status = result.status ?? op.success.status;
-    ctx.body = result.body;
-  };
+  const write = (ctx: SandboxContext, result: HandlerResult): void => reply(ctx, result.status ?? op.success.status, result.body);
   // No next(): the operation is answered. Most handlers are synchronous; only those that return a
   // promise are waited for, so the common answer costs no extra microtask.
   return function dispatchMiddleware(ctx) {

@@ -174,7 +174,8 @@ export function contractProblems(app: MockApp, response: FinishedResponse): stri
     return problems;
   }
 
-  const method = response.method.toLowerCase();
+  // HEAD is the GET without its body (RFC 9110 §9.3.2): the document describes it as the GET.
+  const method = response.method === 'HEAD' ? 'get' : response.method.toLowerCase();
   const operationPointer = `/paths/${pointerSegment(matched.path)}/${method}`;
   const operation = validators.resolve<Record<string, unknown> | undefined>(validators.document.paths[matched.path]?.[method]);
   const responses = (operation?.responses ?? {}) as Record<string, ResponseObject>;
