@@ -1,6 +1,8 @@
-/** Small helpers of the benchmark: child servers, autocannon runs, RSS, percentiles. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+/** Small helpers of the benchmark: child servers, load runs (wrk or autocannon), CPU and RSS, percentiles. */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 
 export interface ChildServer {
@@ -35,6 +37,18 @@ export function startChild(command: string, args: string[], env: Record<string, 
   });
 }
 
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux); NaN elsewhere. */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), counted from the state field (3) here, in
+    // clock ticks of USER_HZ, which is 100 on Linux.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Resident set size of a process in MiB, from /proc (Linux). */
 export function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -49,10 +63,77 @@ export interface LoadResult {
   total: number;
 }
 
-export async function load(
-  url: string,
-  options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections: number },
-): Promise<LoadResult> {
+export interface LoadOptions {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  seconds: number;
+  connections: number;
+}
+
+/**
+ * The load generator. wrk (C, from the OS's packages) when it is installed: it costs the machine a
+ * fraction of what the servers under test cost per response, so they, not it, are the bottleneck.
+ * autocannon (Node) otherwise: on 2 cores it saturates its own core first (bare Koa then sits ~30%
+ * idle), so its ratios partly measure how much longer it takes to parse a bigger response.
+ * `BENCH_DRIVER=autocannon` forces it.
+ */
+export type LoadDriver = 'wrk' | 'autocannon';
+
+export function pickDriver(): LoadDriver {
+  if (process.env.BENCH_DRIVER === 'autocannon') return 'autocannon';
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return 'wrk';
+  } catch (error) {
+    // `wrk --version` prints its banner and exits 1; only a missing binary is "not installed".
+    return (error as { code?: string }).code === 'ENOENT' ? 'autocannon' : 'wrk';
+  }
+}
+
+export function load(url: string, options: LoadOptions, driver: LoadDriver = 'autocannon'): Promise<LoadResult> {
+  return driver === 'wrk' ? loadWithWrk(url, options) : loadWithAutocannon(url, options);
+}
+
+const WRK_UNITS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+/** wrk's report, read: requests, duration, non-2xx count, the 99th latency percentile (ms). */
+export function parseWrk(text: string): LoadResult {
+  const done = /(\d+) requests in ([\d.]+)(us|ms|s|m),/.exec(text);
+  if (!done) throw new Error(`unexpected wrk output: ${text}`);
+  const total = Number(done[1]);
+  const seconds = (Number(done[2]) * WRK_UNITS[done[3]!]!) / 1000;
+  const p99 = /^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(text);
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(text);
+  return {
+    rps: total / seconds,
+    p99: p99 ? Number(p99[1]) * WRK_UNITS[p99[2]!]! : NaN,
+    non2xx: non2xx ? Number(non2xx[1]) : 0,
+    total,
+  };
+}
+
+let wrkScripts: string | undefined;
+
+function loadWithWrk(url: string, options: LoadOptions): Promise<LoadResult> {
+  const args = ['-t1', `-c${options.connections}`, `-d${Math.max(1, Math.round(options.seconds))}s`, '--latency'];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  if ((options.method ?? 'GET') !== 'GET' || options.body !== undefined) {
+    wrkScripts ??= mkdtempSync(join(tmpdir(), 'ccm-bench-'));
+    const script = join(wrkScripts, `${options.method ?? 'GET'}-${Buffer.from(options.body ?? '').toString('hex').slice(0, 32)}.lua`);
+    writeFileSync(script, `wrk.method = ${JSON.stringify(options.method ?? 'GET')}\nwrk.body = ${JSON.stringify(options.body ?? '')}\n`);
+    args.push('-s', script);
+  }
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    execFile('wrk', args, { timeout: (options.seconds + 30) * 1000 }, (error, stdout) => {
+      if (error) reject(error);
+      else resolve(parseWrk(stdout));
+    });
+  });
+}
+
+async function loadWithAutocannon(url: string, options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url,
     method: options.method ?? 'GET',
