@@ -7,7 +7,7 @@ import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import type { DeprecationInfo } from './deprecation.js';
 import type { RateLimitStanding } from './rate-limiter.js';
-import type { HeaderList, Reply, SentReply } from './reply.js';
+import type { HeaderList, Reply } from './reply.js';
 
 /** Who sent the request, as far as can be told before authentication is enforced. */
 export type Caller =
@@ -19,8 +19,8 @@ export interface SandboxState {
   headers: HeaderList;
   /** The answer, once decided (`reply`); undefined for routes that answer through `ctx.body`. */
   reply?: Reply;
-  /** What was written, once it was (for observers). */
-  sent?: SentReply;
+  /** True once `sendReply` wrote `reply` with `headers` (Content-Type and Content-Length added). */
+  written?: boolean;
   requestId: string;
   caller?: Caller;
   rateLimit?: RateLimitStanding;

@@ -46,6 +46,8 @@ function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
   });
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+
 export function journal(prefix: string): SandboxMiddleware {
   return function journalMiddleware(ctx, next) {
     if (!isUnder(ctx.path, prefix) || ctx.sandbox.journal.capacity === 0) return next();
@@ -76,7 +78,7 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
       api_key_id: known ? caller.key.id : null,
       operation_id: operation?.operationId ?? null,
       idempotent_replayed: idempotentReplayed === true,
-      scenario_ids: scenarios?.scenarioIds() ?? [],
+      scenario_ids: scenarios ? scenarios.scenarioIds() : NONE,
       raw_body: raw,
     });
   }

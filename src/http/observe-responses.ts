@@ -28,13 +28,13 @@ export function observeResponses(observers: ReadonlySet<ResponseObserver>, prefi
   const watched = (path: string) => path === prefix || path.startsWith(`${prefix}/`);
   const observe = async (ctx: SandboxContext, next: Next): Promise<void> => {
     await next();
-    const sent = ctx.state.sent;
+    const sent = ctx.state.written ? ctx.state.reply : undefined;
     const finished: FinishedResponse = {
       method: ctx.method,
       path: ctx.path,
       url: ctx.originalUrl,
       status: sent?.status ?? ctx.status,
-      headers: sent ? sent.headers.toObject() : (ctx.response.headers as Record<string, unknown>),
+      headers: sent ? ctx.state.headers.toObject() : (ctx.response.headers as Record<string, unknown>),
       // As the app set it: a JSON value, or the stored text of an idempotent replay.
       body: sent ? sent.body : ctx.body,
       operation: ctx.state.operation,

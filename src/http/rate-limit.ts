@@ -10,7 +10,6 @@ import { MESSAGES } from '../errors/messages.js';
 import type { Plan } from '../store/records.js';
 import type { Caller, SandboxMiddleware } from './context.js';
 import type { RateLimitStanding } from './rate-limiter.js';
-import { stageHeaders } from './reply.js';
 
 export const RATE_LIMIT_POLICY_NAME = 'default';
 
@@ -43,15 +42,20 @@ export function rateLimitItem(remaining: number, secondsUntilReset: number): str
   return `"${RATE_LIMIT_POLICY_NAME}";r=${remaining};t=${secondsUntilReset}`;
 }
 
-/** RFC 9651 structured fields (§8), plus the legacy `X-RateLimit-*` names. */
+/** RFC 9651 structured fields (§8), plus the legacy `X-RateLimit-*` names, set on `headers`. */
+export function setRateLimitHeaders(headers: { set(name: string, value: string): void }, standing: RateLimitStanding): void {
+  headers.set('RateLimit-Policy', policyHeader(standing.limit, standing.windowSeconds));
+  headers.set('RateLimit', rateLimitItem(standing.remaining, standing.secondsUntilReset));
+  headers.set('X-RateLimit-Limit', String(standing.limit));
+  headers.set('X-RateLimit-Remaining', String(standing.remaining));
+  headers.set('X-RateLimit-Reset', String(unixSeconds(standing.resetAt)));
+}
+
+/** The same headers as a record (the 429's `ApiError` carries them). */
 export function rateLimitHeaders(standing: RateLimitStanding): Record<string, string> {
-  return {
-    'RateLimit-Policy': policyHeader(standing.limit, standing.windowSeconds),
-    RateLimit: rateLimitItem(standing.remaining, standing.secondsUntilReset),
-    'X-RateLimit-Limit': String(standing.limit),
-    'X-RateLimit-Remaining': String(standing.remaining),
-    'X-RateLimit-Reset': String(unixSeconds(standing.resetAt)),
-  };
+  const record: Record<string, string> = {};
+  setRateLimitHeaders({ set: (name, value) => (record[name] = value) }, standing);
+  return record;
 }
 
 /** The 429 of spec §8, shared by the limiter and the `rate-limited` scenario. */
@@ -71,7 +75,7 @@ export function rateLimit(): SandboxMiddleware {
     const { rateLimiter, clock } = ctx.sandbox;
     const standing = rateLimiter.consume(subject, tier, clock.now());
     ctx.state.rateLimit = standing;
-    stageHeaders(ctx, rateLimitHeaders(standing));
+    setRateLimitHeaders(ctx.state.headers, standing);
     if (!standing.allowed) throw rateLimitExceeded(standing);
     return next();
   };

@@ -53,11 +53,6 @@ export interface Reply {
   body: unknown;
 }
 
-/** What `sendReply` wrote, for observers that look at finished responses. */
-export interface SentReply extends Reply {
-  headers: HeaderList;
-}
-
 export function stageHeader(ctx: SandboxContext, name: string, value: string): void {
   ctx.state.headers.set(name, value);
 }
@@ -106,6 +101,6 @@ export function sendReply(): SandboxMiddleware {
     // A client that went away gets nothing; the answer still counts as given (journal, idempotency).
     if (ctx.res.headersSent || !ctx.res.writable) return;
     write(ctx.res, ctx.method, answer, headers);
-    ctx.state.sent = { ...answer, headers };
+    ctx.state.written = true;
   };
 }

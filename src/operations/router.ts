@@ -29,7 +29,8 @@ export function validateRequest(op: OperationDef): SandboxMiddleware {
   let validators: OperationValidators | undefined;
   return function validateRequestMiddleware(ctx, next) {
     validators ??= validatorsFor(op);
-    const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
+    // The route table binds a fresh object per request: no copy needed.
+    const params = (ctx as unknown as { params: Record<string, string> }).params;
     if (validators.params && !validators.params(params)) {
       const failed = validators.params.errors?.[0]?.instancePath.slice(1) ?? 'id';
       throw new ApiError('resource_missing', { param: failed, message: `No such object: '${params[failed] ?? ''}'.` });
