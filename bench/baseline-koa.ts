@@ -10,7 +10,7 @@ import Koa from 'koa';
 const bodies = JSON.parse(process.argv[2] ?? '{}') as Record<string, { status: number; body: string }>;
 // `--with-headers`: also send the seven headers every /v1 response must carry (Request-Id,
 // X-Request-Id, RateLimit, RateLimit-Policy, X-RateLimit-*) and serialize the JSON per request: the
-// floor any implementation of the contract pays before doing anything else.
+// cost a straightforward Koa implementation of the contract pays before doing any of its work.
 const withHeaders = process.argv.includes('--with-headers');
 const app = new Koa();
 let served = 0;
