@@ -71,17 +71,21 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
   };
 }
 
+/** The error for a request no route answers: 405 with `Allow` when the path has other methods, else 404. */
+function noRoute(ctx: SandboxContext, allow: string | undefined): ApiError {
+  if (allow !== undefined) {
+    return new ApiError('method_not_allowed', { message: MESSAGES.methodNotAllowed(ctx.method, ctx.path, allow), headers: { Allow: allow } });
+  }
+  return new ApiError('resource_missing', { message: MESSAGES.unknownRoute(ctx.method, ctx.path) });
+}
+
 /** Unknown admin paths answer 404 and known paths with another method 405 (with `Allow`), in the envelope. */
 export function routeFallback(router: Router<SandboxState>): SandboxMiddleware {
   return async function routeFallbackMiddleware(ctx, next) {
     await next();
     if (ctx.body !== undefined || ctx.status !== 404) return;
     const matched = router.match(ctx.path, ctx.method);
-    if (matched.path.length > 0) {
-      const allow = [...new Set(matched.path.flatMap((layer) => layer.methods))].join(', ');
-      throw new ApiError('method_not_allowed', { message: MESSAGES.methodNotAllowed(ctx.method, ctx.path, allow), headers: { Allow: allow } });
-    }
-    throw new ApiError('resource_missing', { message: MESSAGES.unknownRoute(ctx.method, ctx.path) });
+    throw noRoute(ctx, matched.path.length > 0 ? [...new Set(matched.path.flatMap((layer) => layer.methods))].join(', ') : undefined);
   };
 }
 
@@ -108,11 +112,7 @@ export function apiRoutes(prefix: string, operations: readonly OperationDef[], p
   const table = new RouteTable(prefix, routes);
   return function apiRoutesMiddleware(ctx) {
     const found = table.lookup(ctx.method, ctx.path);
-    if (found.kind === 'method_not_allowed') {
-      const allow = found.allow;
-      throw new ApiError('method_not_allowed', { message: MESSAGES.methodNotAllowed(ctx.method, ctx.path, allow), headers: { Allow: allow } });
-    }
-    if (found.kind === 'missing') throw new ApiError('resource_missing', { message: MESSAGES.unknownRoute(ctx.method, ctx.path) });
+    if (found.kind !== 'found') throw noRoute(ctx, found.kind === 'method_not_allowed' ? found.allow : undefined);
     const { op, run } = found.target;
     ctx.state.operation = op;
     (ctx as unknown as { params: Record<string, string> }).params = found.params;
