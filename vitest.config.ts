@@ -15,6 +15,9 @@ export default defineConfig({
           setupFiles: ['test/support/contract-setup.ts'],
           // Tests drive the sandbox in-process with a frozen clock, so they never need long timeouts.
           testTimeout: 20_000,
+          // Every success body written by a compiled serializer is checked against JSON.stringify
+          // (src/operations/serializer.ts): a body that strays from its schema fails its test.
+          env: { CCM_VERIFY_SERIALIZATION: '1' },
         },
       },
       // How a client project uses the sandbox from a vitest globalSetup (README "Scenarios").

@@ -19,7 +19,7 @@ import { MESSAGES } from '../errors/messages.js';
 import { isWrite } from '../operations/types.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import type { IdempotencyLookup, StoredResponse } from './idempotency-store.js';
-import { reply, stageHeader, stageHeaders } from './reply.js';
+import { reply, replyText, stageHeader, stageHeaders } from './reply.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -48,11 +48,6 @@ function fingerprintOf(ctx: SandboxContext): string {
   return [ctx.method, ctx.path, canonicalJson(input?.query ?? {}), canonicalJson(input?.body)].join('\n');
 }
 
-function serializedBody(body: unknown): string | undefined {
-  if (body === undefined || body === null) return undefined;
-  return typeof body === 'string' ? body : JSON.stringify(body);
-}
-
 function replay(ctx: SandboxContext, stored: StoredResponse): void {
   stageHeaders(ctx, stored.headers);
   stageHeader(ctx, REPLAYED_HEADER, 'true');
@@ -71,7 +66,7 @@ async function runAndRemember(ctx: SandboxContext, next: Next, lookup: Extract<I
   }
   const answer = ctx.state.reply;
   if (!answer) throw new Error('idempotency must wrap a handler that replies');
-  lookup.finish(isKept(answer.status) ? { status: answer.status, body: serializedBody(answer.body), headers: {} } : undefined);
+  lookup.finish(isKept(answer.status) ? { status: answer.status, body: answer.body === null ? undefined : replyText(answer), headers: {} } : undefined);
 }
 
 const IDEMPOTENCY_KEY_FIELD = IDEMPOTENCY_KEY_HEADER.toLowerCase();

@@ -47,10 +47,16 @@ export class HeaderList {
   }
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Statuses that never carry a body (RFC 9110 §6.4.1, §15.4.5). */
+const BODILESS = new Set([204, 205, 304]);
+
 /** The answer of a request: a status and a JSON value, or a string already serialized. */
 export interface Reply {
   status: number;
   body: unknown;
+  /** `body` serialized already (an operation's compiled serializer); JSON.stringify otherwise. */
+  text?: string;
 }
 
 export function stageHeader(ctx: SandboxContext, name: string, value: string): void {
@@ -62,8 +68,15 @@ export function stageHeaders(ctx: SandboxContext, headers: Readonly<Record<strin
 }
 
 /** Answers the request (a later `reply` replaces an earlier one: an error after a success). */
-export function reply(ctx: SandboxContext, status: number, body: unknown): void {
-  ctx.state.reply = { status, body };
+export function reply(ctx: SandboxContext, status: number, body: unknown, text?: string): void {
+  ctx.state.reply = text === undefined ? { status, body } : { status, body, text };
+}
+
+/** The bytes of an answer's body, serialized once; undefined when it has none. */
+export function replyText(answer: Reply): string | undefined {
+  const { status, body } = answer;
+  if (body === undefined || BODILESS.has(status)) return undefined;
+  return (answer.text ??= typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 /** The status this request answers with, whichever way it answers. */
@@ -71,13 +84,9 @@ export function replyStatus(ctx: SandboxContext): number {
   return ctx.state.reply?.status ?? ctx.status;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-/** Statuses that never carry a body (RFC 9110 §6.4.1, §15.4.5). */
-const BODILESS = new Set([204, 205, 304]);
-
 function write(res: ServerResponse, method: string, answer: Reply, headers: HeaderList): void {
-  const { status, body } = answer;
-  const text = body === undefined || BODILESS.has(status) ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const status = answer.status;
+  const text = replyText(answer);
   if (text !== undefined) headers.flat.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(text)));
   else if (!BODILESS.has(status)) headers.flat.push('Content-Length', '0');
   res.writeHead(status, STATUS_CODES[status], headers.flat);

@@ -11,6 +11,7 @@ import type { SandboxContext, SandboxMiddleware, SandboxState } from '../http/co
 import type { JobScenarioSource } from '../jobs/outcome.js';
 import { reply } from '../http/reply.js';
 import { RouteTable } from './route-table.js';
+import { successSerializer } from './serializer.js';
 import type { HandlerResult, OperationDef } from './types.js';
 import { validateBody, validateQuery, validatorsFor, type OperationValidators } from './validation.js';
 
@@ -55,7 +56,13 @@ const NO_SCENARIOS: JobScenarioSource = { jobDecision: () => undefined };
 
 /** Runs the handler on the validated input and writes its result: the end of every operation's chain. */
 export function dispatch(op: OperationDef): SandboxMiddleware {
-  const write = (ctx: SandboxContext, result: HandlerResult): void => reply(ctx, result.status ?? op.success.status, result.body);
+  const serialize = successSerializer(op);
+  const write = (ctx: SandboxContext, result: HandlerResult): void => {
+    const status = result.status ?? op.success.status;
+    const body = result.body;
+    // Serialized here, inside the envelope, so a serializer failure still answers in the envelope.
+    reply(ctx, status, body, status === op.success.status && body !== undefined && typeof body !== 'string' ? serialize(body) : undefined);
+  };
   // No next(): the operation is answered. Most handlers are synchronous; only those that return a
   // promise are waited for, so the common answer costs no extra microtask.
   return function dispatchMiddleware(ctx) {
