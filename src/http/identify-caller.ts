@@ -14,7 +14,7 @@ export function clientIp(ctx: SandboxContext): string {
 
 /** Reads the credential without judging it yet: rate limiting needs the caller before auth rules. */
 export function identifyCaller(ctx: SandboxContext): Caller {
-  const header = ctx.get('Authorization');
+  const header = ctx.req.headers.authorization;
   if (!header) return { kind: 'anonymous', ip: clientIp(ctx), reason: 'missing' };
   const match = BEARER.exec(header.trim());
   if (!match?.[1]) return { kind: 'anonymous', ip: clientIp(ctx), reason: 'malformed' };

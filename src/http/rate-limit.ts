@@ -13,10 +13,14 @@ import type { RateLimitStanding } from './rate-limiter.js';
 
 export const RATE_LIMIT_POLICY_NAME = 'default';
 
+/** Each key's subject, built once: a fresh string per request would be hashed again on every lookup. */
+const keySubjects = new WeakMap<object, string>();
+
 export function rateLimitSubject(caller: Caller): { subject: string; tier: Plan } {
-  return caller.kind === 'api_key'
-    ? { subject: `key:${caller.key.id}`, tier: caller.account.account.plan }
-    : { subject: `ip:${caller.ip}`, tier: 'free' };
+  if (caller.kind !== 'api_key') return { subject: `ip:${caller.ip}`, tier: 'free' };
+  let subject = keySubjects.get(caller.key);
+  if (subject === undefined) keySubjects.set(caller.key, (subject = `key:${caller.key.id}`));
+  return { subject, tier: caller.account.account.plan };
 }
 
 const policyHeaders = new Map<string, string>();

@@ -36,7 +36,8 @@ export function validateRequest(op: OperationDef): SandboxMiddleware {
       const failed = validators.params.errors?.[0]?.instancePath.slice(1) ?? 'id';
       throw new ApiError('resource_missing', { param: failed, message: `No such object: '${params[failed] ?? ''}'.` });
     }
-    const query: Record<string, unknown> = { ...ctx.query };
+    // A copy (validation coerces in place); with no query string there is nothing to parse.
+    const query: Record<string, unknown> = ctx.querystring === '' ? {} : { ...ctx.query };
     validateQuery(validators.query, query);
     let body: Record<string, unknown> | undefined;
     if (op.body) {
