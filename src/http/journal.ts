@@ -19,7 +19,8 @@ const MAX_UNREAD_BODY_BYTES = 1024 * 1024;
  */
 function hasUnreadBody(ctx: SandboxContext): boolean {
   const req = ctx.req;
-  const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  const { 'content-length': length, 'transfer-encoding': encoding } = req.headers;
+  const hasBody = Number(length || 0) > 0 || (encoding !== undefined && encoding !== '');
   // Only a stream nobody has touched: a parser that gave up (a body over the limit) paused it for good.
   const untouched = req.readableFlowing === null && !req.readableEnded && !req.destroyed;
   return hasBody && untouched && Boolean(ctx.is('application/json', '+json'));

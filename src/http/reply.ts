@@ -11,15 +11,35 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 
+/** Lower-cased header names, memoized: nearly every name is one of a dozen constants. */
+const lowerCaseNames = new Map<string, string>();
+
+function lowerCaseName(name: string): string {
+  let lower = lowerCaseNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    // Bounded: names come from code and fixtures, but a scenario file could bring many.
+    if (lowerCaseNames.size < 1024) lowerCaseNames.set(name, lower);
+  }
+  return lower;
+}
+
 /** Response headers in the order they were first set; setting a name again (any case) replaces it. */
 export class HeaderList {
   /** name, value, name, value…: what `writeHead` takes. */
   readonly flat: string[] = [];
+  /** The lower-cased name of each pair in `flat`, for case-insensitive lookups without lower-casing per call. */
+  private readonly keys: string[] = [];
 
   set(name: string, value: string): void {
-    const at = this.indexOf(name);
-    if (at === -1) this.flat.push(name, value);
-    else this.flat[at + 1] = value;
+    const key = lowerCaseName(name);
+    const at = this.keys.indexOf(key);
+    if (at === -1) {
+      this.keys.push(key);
+      this.flat.push(name, value);
+    } else {
+      this.flat[2 * at + 1] = value;
+    }
   }
 
   setAll(headers: Readonly<Record<string, string>>): void {
@@ -27,23 +47,15 @@ export class HeaderList {
   }
 
   get(name: string): string | undefined {
-    const at = this.indexOf(name);
-    return at === -1 ? undefined : this.flat[at + 1];
+    const at = this.keys.indexOf(lowerCaseName(name));
+    return at === -1 ? undefined : this.flat[2 * at + 1];
   }
 
   /** Lower-cased names, as Node reports response headers. */
   toObject(): Record<string, string> {
     const headers: Record<string, string> = {};
-    for (let i = 0; i < this.flat.length; i += 2) headers[this.flat[i]!.toLowerCase()] = this.flat[i + 1]!;
+    for (let i = 0; i < this.keys.length; i += 1) headers[this.keys[i]!] = this.flat[2 * i + 1]!;
     return headers;
-  }
-
-  private indexOf(name: string): number {
-    for (let i = 0; i < this.flat.length; i += 2) {
-      const candidate = this.flat[i]!;
-      if (candidate === name || (candidate.length === name.length && candidate.toLowerCase() === name.toLowerCase())) return i;
-    }
-    return -1;
   }
 }
 
@@ -87,8 +99,12 @@ export function replyStatus(ctx: SandboxContext): number {
 function write(res: ServerResponse, method: string, answer: Reply, headers: HeaderList): void {
   const status = answer.status;
   const text = replyText(answer);
-  if (text !== undefined) headers.flat.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(text)));
-  else if (!BODILESS.has(status)) headers.flat.push('Content-Length', '0');
+  if (text !== undefined) {
+    headers.set('Content-Type', JSON_TYPE);
+    headers.set('Content-Length', String(Buffer.byteLength(text)));
+  } else if (!BODILESS.has(status)) {
+    headers.set('Content-Length', '0');
+  }
   res.writeHead(status, STATUS_CODES[status], headers.flat);
   // HEAD gets the headers of the GET, Content-Length included, and no body (RFC 9110 §9.3.2).
   if (method === 'HEAD' || text === undefined) res.end();
