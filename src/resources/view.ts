@@ -7,5 +7,11 @@ import type { JsonSchema } from '../operations/types.js';
 
 export function viewFrom<T extends object>(schema: JsonSchema): (record: T) => Record<string, unknown> {
   const keys = Object.keys(schema.properties as Record<string, unknown>);
-  return (record) => Object.fromEntries(keys.map((key) => [key, (record as Record<string, unknown>)[key]]));
+  // Assigned one by one, always in the same order, so every view shares one object shape (and lists
+  // serialize fast); Object.fromEntries over mapped pairs cost ~0.6 us a record.
+  return (record) => {
+    const view: Record<string, unknown> = {};
+    for (const key of keys) view[key] = (record as Record<string, unknown>)[key];
+    return view;
+  };
 }
