@@ -65,6 +65,13 @@ describe('serializers of the operation table', () => {
     expect(covered.length, covered.join(', ')).toBeGreaterThanOrEqual(OPERATIONS.length - 1);
   });
 
+  it('leave bodies holding an array (lists) to JSON.stringify, which is faster on long bodies', () => {
+    const serialize = compileSerializer(closed({ object: { type: 'string' }, data: { type: 'array', items: closed({ id: { type: 'string' } }) } }));
+    // A compiled function would drop what the closed schemas do not list; JSON.stringify keeps it.
+    const body = { object: 'list', data: [{ id: 'x_1', extra: 1 }], more: true };
+    expect(serialize(body)).toBe(JSON.stringify(body));
+  });
+
   it('keep what an open part holds (metadata-like objects) and leave out undefined properties', () => {
     const serialize = compileSerializer(closed({ id: { type: 'string' }, metadata: { type: 'object' }, note: { type: ['string', 'null'] } }));
     const body = { id: 'x_1', metadata: { team: 'support', nested: { a: [1, 'two', null] } }, note: undefined };
