@@ -2,9 +2,9 @@
  * Success bodies are serialized by a function compiled from the operation's own response schema
  * (fast-json-stringify, as Fastify does). On Node 20 it is two to four times faster than
  * JSON.stringify on the small nested objects this API answers (lists keep JSON.stringify: see
- * `compileSerializer`); JSON.stringify was the largest
- * single cost of a GET /v1/status (measured: ~2 µs of ~22 µs of server CPU per request under load).
- * Each operation's function is compiled on its first answer, so start-up pays nothing for it.
+ * `compileSerializer`). JSON.stringify was the largest single cost of a GET /v1/status (measured:
+ * ~2 µs of ~22 µs of server CPU per request under load). Each operation's function is compiled on
+ * its first answer, so start-up pays nothing for it.
  *
  * The bytes must stay exactly JSON.stringify's: idempotent replays, determinism and what clients
  * have already seen depend on them. A compiled function writes properties in schema order, drops
