@@ -334,6 +334,19 @@ describe('RateLimiter (spec §8 fixed windows)', () => {
     expect(next).toMatchObject({ remaining: 1, secondsUntilReset: 60, allowed: true, resetAt: at('2026-01-15T12:02:00Z') });
   });
 
+  it('§8: keeps counters of the current window only (a new window drops the old ones)', () => {
+    const limiter = new RateLimiter(SPEC_RATE_LIMIT);
+    for (let i = 0; i < 100; i += 1) limiter.consume(`ip:10.0.0.${i}`, 'free', at('2026-01-15T12:00:10Z'));
+    expect(limiter.subjects).toBe(100);
+    expect(limiter.peek('ip:10.0.0.1', 'free', at('2026-01-15T12:00:59Z')).remaining).toBe(599);
+    // Peeking into the next window counts nothing and drops nothing.
+    expect(limiter.peek('ip:10.0.0.1', 'free', at('2026-01-15T12:01:00Z')).remaining).toBe(600);
+    expect(limiter.subjects).toBe(100);
+    expect(limiter.consume('key:a', 'free', at('2026-01-15T12:01:00Z')).remaining).toBe(599);
+    expect(limiter.subjects).toBe(1);
+    expect(limiter.peek('ip:10.0.0.1', 'free', at('2026-01-15T12:01:30Z')).remaining).toBe(600);
+  });
+
   it('§8: peek reports without counting', () => {
     const limiter = new RateLimiter(SPEC_RATE_LIMIT);
     const now = at(FROZEN_AT);

@@ -26,9 +26,20 @@ interface Counter {
 }
 
 export class RateLimiter {
+  /**
+   * Counters of the current window only. Windows are aligned for every subject alike, so once a
+   * request is counted in a new window every older counter is dead: they are dropped then, and a
+   * sandbox that meets ever new keys or client IPs keeps one window's worth of them.
+   */
   private readonly counters = new Map<string, Counter>();
+  private countedWindow: number | undefined;
 
   constructor(readonly quotas: RateLimitQuotas) {}
+
+  /** How many subjects hold a counter (those counted in the current window). */
+  get subjects(): number {
+    return this.counters.size;
+  }
 
   limitFor(tier: Plan): number {
     return this.quotas[tier];
@@ -58,6 +69,10 @@ export class RateLimiter {
     const windowMs = this.quotas.windowSeconds * 1000;
     const window = Math.floor(now / windowMs);
     const limit = this.limitFor(tier);
+    if (count && window !== this.countedWindow) {
+      this.counters.clear();
+      this.countedWindow = window;
+    }
     let counter = this.counters.get(subject);
     if (!counter || counter.window !== window) {
       counter = { window, count: 0 };
