@@ -18,6 +18,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, type MockApp } from '../src/app.js';
 import { cpuMs, fmt, load, median, percentile, pickDriver, rssMiB, startChild, type ChildServer, type LoadResult } from './lib.js';
@@ -63,9 +64,15 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'POST /v1/auth/keys', method: 'POST', path: '/v1/auth/keys', body: JSON.stringify({ name: 'bench' }) },
 ];
 
-function sandboxArgs(rateLimit: string): string[] {
-  return [CLI, '--port', '0', '--rate-limit', rateLimit, '--clock', '2026-01-01T00:00:00Z'];
+function sandboxArgs(rateLimit: string, cli = CLI): string[] {
+  return [cli, '--port', '0', '--rate-limit', rateLimit, '--clock', '2026-01-01T00:00:00Z'];
 }
+
+/**
+ * `--compare <cli.js>`: another build of the CLI (a checkout of an older commit, built) joins every
+ * round with the sandbox's settings, so a change's effect is measured apart from the machine's.
+ */
+const COMPARE = process.argv.includes('--compare') ? resolvePath(process.argv[process.argv.indexOf('--compare') + 1] ?? '') : undefined;
 
 async function capture(server: ChildServer): Promise<Record<string, { status: number; body: string }>> {
   const bodies: Record<string, { status: number; body: string }> = {};
@@ -159,6 +166,8 @@ async function throughput(): Promise<{ rss: number; statusRatio: number; floorRa
   const baseline = await startChild(process.execPath, ['--import', 'tsx', `${ROOT}bench/baseline-koa.ts`, JSON.stringify(bodies)]);
   const floor = await startChild(process.execPath, ['--import', 'tsx', `${ROOT}bench/baseline-koa.ts`, JSON.stringify(bodies), '--with-headers']);
   const spec = await startChild(process.execPath, sandboxArgs('spec'));
+  const other = COMPARE === undefined ? undefined : await startChild(process.execPath, sandboxArgs('off', COMPARE));
+  const comparisons: string[] = [];
   out('"Koa + headers" is the same bare Koa app also sending the seven headers every /v1 response must carry and serializing the JSON per request, the way any Koa app would (`ctx.set`, `ctx.body`): what a straightforward implementation of the contract pays before doing any of its work.');
   out();
   out(
@@ -174,7 +183,7 @@ async function throughput(): Promise<{ rss: number; statusRatio: number; floorRa
   let statusRatio = NaN;
   let floorRatio = NaN;
   let cpuRatio = NaN;
-  const servers = [baseline, floor, off, spec];
+  const servers = [baseline, floor, off, spec, ...(other ? [other] : [])];
   for (const e of ENDPOINTS) {
     const cells = servers.map(emptyCell);
     for (const server of servers) await measure(server, e, 1); // warm-up
@@ -185,8 +194,14 @@ async function throughput(): Promise<{ rss: number; statusRatio: number; floorRa
         record(cells[index]!, await measure(servers[index]!, e, SECONDS));
       }
     }
-    const [b, f, s, q] = cells as [Cell, Cell, Cell, Cell];
+    const [b, f, s, q, o] = cells as [Cell, Cell, Cell, Cell, Cell | undefined];
     const vsBare = ratios(s, b);
+    if (o) {
+      const otherVsBare = ratios(o, b);
+      comparisons.push(
+        `| ${e.name} | ${fmt(medianOf(o, o.rps))} | ${fmt(otherVsBare.median, 2)} (${fmt(otherVsBare.min, 2)}–${fmt(otherVsBare.max, 2)}) | ${fmt(medianOf(o, o.cpuUs), 1)} | ${fmt(ratios(s, o).median, 2)} |`,
+      );
+    }
     if (e.path === '/v1/status') {
       statusRatio = vsBare.median;
       floorRatio = ratios(f, b).median;
@@ -203,11 +218,19 @@ async function throughput(): Promise<{ rss: number; statusRatio: number; floorRa
     out();
     out(`CPU time stolen by the hypervisor over all rounds: ${fmt(stealPercent(stealBefore, stealAfter), 1)}%.`);
   }
+  if (other) {
+    out();
+    out(`Compared build (\`--compare ${COMPARE}\`), in the same rounds with the sandbox's settings:`);
+    out();
+    out('| endpoint | compared build req/s | compared / bare Koa (range) | compared CPU µs/req | sandbox / compared |');
+    out('|---|---|---|---|---|');
+    for (const line of comparisons) out(line);
+  }
   const rss = rssMiB(off.child.pid!);
   out();
   out(`RSS of the sandbox (rate limit off) after this load: ${fmt(rss, 1)} MiB (it now holds every key the POST runs created).`);
   out();
-  await Promise.all([off.stop(), baseline.stop(), floor.stop(), spec.stop()]);
+  await Promise.all([off.stop(), baseline.stop(), floor.stop(), spec.stop(), other?.stop()]);
   return { rss, statusRatio, floorRatio, cpuRatio };
 }
 
