@@ -11,7 +11,7 @@
  *   5. job polling with 10 and with 10k live jobs.
  * Every loop is bounded in count and time; the whole run takes about four minutes on 2 cores.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -72,7 +72,17 @@ function sandboxArgs(rateLimit: string, cli = CLI): string[] {
  * `--compare <cli.js>`: another build of the CLI (a checkout of an older commit, built) joins every
  * round with the sandbox's settings, so a change's effect is measured apart from the machine's.
  */
-const COMPARE = process.argv.includes('--compare') ? resolvePath(process.argv[process.argv.indexOf('--compare') + 1] ?? '') : undefined;
+const COMPARE = compareTarget();
+
+function compareTarget(): string | undefined {
+  if (!process.argv.includes('--compare')) return undefined;
+  const given = process.argv[process.argv.indexOf('--compare') + 1];
+  if (given === undefined || given.startsWith('--') || !existsSync(given)) {
+    process.stderr.write(`--compare needs the path of another build's cli.js (got ${given ?? 'nothing'})\n`);
+    process.exit(2);
+  }
+  return resolvePath(given);
+}
 
 async function capture(server: ChildServer): Promise<Record<string, { status: number; body: string }>> {
   const bodies: Record<string, { status: number; body: string }> = {};
