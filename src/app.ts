@@ -7,6 +7,7 @@ import compose from 'koa-compose';
 import { buildAdminRouter } from './admin/routes.js';
 import type { RealTimeSource } from './clock/virtual-clock.js';
 import { authenticate } from './http/authenticate.js';
+import { captureWorld } from './http/capture-world.js';
 import { deprecation } from './http/deprecation.js';
 import type { SandboxContext, SandboxState } from './http/context.js';
 import { errorEnvelope } from './http/error-envelope.js';
@@ -100,6 +101,8 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   ]) as SandboxMiddleware;
 
   const stack: SandboxMiddleware[] = [
+    // First of all: every later layer reads the world the request arrived in (src/world.ts).
+    captureWorld(),
     // Outside the writer, so observers see what was written.
     observeResponses(app.responseObservers, API_PREFIX),
     // Writes the staged headers and the answer in one go (Koa's respond for routes that set ctx.body).

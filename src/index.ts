@@ -19,6 +19,7 @@ export { DataFileError } from './errors/data-file-error.js';
 export { FixtureError } from './store/fixture-file.js';
 export { ScenarioFileError } from './scenarios/definition.js';
 export type { Sandbox } from './sandbox.js';
+export type { World } from './world.js';
 export { announceDeprecation, parseDeprecation, deprecationHeaders, type DeprecationInfo } from './http/deprecation.js';
 export type { JobOutcomeRule, JobOutcomeDecision } from './jobs/outcome.js';
 export { ERROR_CATALOG, type ErrorCode } from './errors/catalog.js';

@@ -1,205 +1,112 @@
 /**
- * The sandbox's whole mutable world: clock, ids, store and the protocol state of the middlewares.
- * `boot()` builds it from the options and the fixture; `/__admin/reset` calls it again, which is
- * what makes reset exact (msw's `reset()`: back to the initial set, nothing carried over).
+ * The sandbox: what is fixed for its life (options, fixture, scenario files, operations) and the
+ * current `World` (src/world.ts), the one generation of mutable state. `reset()` replaces the world
+ * whole; requests read the world they captured on arrival (`ctx.state.world`), the admin API and
+ * tests the current one.
  */
-import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual-clock.js';
-import type { JobOutcomeRule } from './jobs/outcome.js';
-import { settleDueJobs, settleJob, settleJobs, type SettleContext } from './jobs/settle.js';
-import { resolveJobSettings, type JobSettings } from './jobs/settings.js';
-import { IdGenerator, RequestIdGenerator } from './random.js';
-import { DeprecationRegistry, parseDeprecation } from './http/deprecation.js';
-import { IdempotencyStore } from './http/idempotency-store.js';
-import { RateLimiter } from './http/rate-limiter.js';
-import { RequestJournal } from './journal/request-journal.js';
+import type { RealTimeSource } from './clock/virtual-clock.js';
+import { resolveJobSettings } from './jobs/settings.js';
 import type { OperationDef } from './operations/types.js';
-import { ConfigError, type ResolvedOptions } from './options.js';
-import { loadScenarioCatalog, type ScenarioCatalog } from './scenarios/catalog.js';
-import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from './scenarios/engine.js';
-import { parseBootScenario } from './scenarios/boot-spec.js';
-import { populateAccount } from './store/account-template.js';
-import { loadFixture, type AccountTemplate, type LoadedFixture } from './store/fixture-file.js';
-import type { PinnedRecords } from './store/pinned-records.js';
-import type { AccountRecord, ApiKeyRecord, JobRecord, KeyAccess, Plan } from './store/records.js';
-import { Store, type AccountStore } from './store/store.js';
+import type { ResolvedOptions } from './options.js';
+import { loadScenarioCatalog } from './scenarios/catalog.js';
+import { loadFixture } from './store/fixture-file.js';
+import type { AccountStore } from './store/store.js';
+import type { JobRecord } from './store/records.js';
+import { World, type NewApiKey, type WorldBlueprint } from './world.js';
 
-export interface NewApiKey {
-  name?: string | null | undefined;
-  access?: KeyAccess | undefined;
-  expiresAt?: string | null | undefined;
-}
+export type { NewApiKey } from './world.js';
 
 export class Sandbox {
-  readonly fixture: LoadedFixture;
-  clock!: VirtualClock;
-  ids!: IdGenerator;
-  requestIds!: RequestIdGenerator;
-  store!: Store;
-  rateLimiter!: RateLimiter;
-  /** Durations and costs per job type: the fixture's `jobs` section over the defaults. */
-  readonly jobSettings: JobSettings;
-  /**
-   * Rules asked when a job is created, deciding how it ends (src/jobs/outcome.ts). At boot only the
-   * scenario engine's rule, which has no opinion unless a scenario with a job effect matches the
-   * creating request, so every job completes; tests may add rules, and reset removes them.
-   */
-  jobOutcomeRules!: JobOutcomeRule[];
-  /** Every scenario file, loaded once (scenarios/ and the `scenariosDir` option). */
-  readonly scenarioCatalog: ScenarioCatalog;
-  /** Active scenarios (contract §3.5); boot re-activates the `scenarios` option's. */
-  scenarios!: ScenarioEngine;
-  /** The last `journalSize` /v1 requests (contract §3.4). */
-  journal!: RequestJournal;
-  /** First responses of writes sent with an Idempotency-Key, per account (spec §8). */
-  idempotency!: IdempotencyStore;
-  /** Deprecated operations (spec §9): the fixture's, then the `deprecations` option's (which win). */
-  deprecations!: DeprecationRegistry;
-  /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
-  private readonly bootInstant: number;
-
-  /** The operations served; scenarios are checked against them. */
-  private readonly operations: readonly OperationDef[];
+  /** The current generation; replaced whole by `reset()`. */
+  world: World;
+  private readonly blueprint: WorldBlueprint;
 
   constructor(
     readonly options: ResolvedOptions,
-    private readonly realTime: RealTimeSource = Date.now,
+    realTime: RealTimeSource = Date.now,
     operations: readonly OperationDef[] = [],
   ) {
-    this.fixture = loadFixture(options.fixtures);
-    this.jobSettings = resolveJobSettings(this.fixture.jobs);
-    this.operations = operations;
-    this.scenarioCatalog = loadScenarioCatalog(options.scenariosDir, operations.map((op) => op.operationId));
-    this.bootInstant = options.clock.start ?? realTime();
-    this.boot();
+    const fixture = loadFixture(options.fixtures);
+    this.blueprint = {
+      options,
+      fixture,
+      jobSettings: resolveJobSettings(fixture.jobs),
+      scenarioCatalog: loadScenarioCatalog(options.scenariosDir, operations.map((op) => op.operationId)),
+      operations,
+      realTime,
+      bootInstant: options.clock.start ?? realTime(),
+    };
+    this.world = new World(this.blueprint);
   }
 
   /** Back to the boot state: accounts, keys, records, counters, journal and clock. */
   reset(): void {
-    this.boot();
+    this.world = new World(this.blueprint);
   }
 
-  private boot(): void {
-    const { clock, seed } = this.options;
-    // A running clock restarts from real now, as a fresh boot would; a frozen one at its boot instant.
-    const start = clock.mode === 'running' && clock.start === undefined ? this.realTime() : this.bootInstant;
-    this.clock = new VirtualClock(start, clock.mode, this.realTime);
-    this.ids = new IdGenerator(seed);
-    this.requestIds = new RequestIdGenerator();
-    this.store = new Store();
-    this.rateLimiter = new RateLimiter(this.options.rateLimit);
-    this.idempotency = new IdempotencyStore();
-    this.journal = new RequestJournal(this.options.journalSize);
-    const scenarios = new ScenarioEngine({ catalog: this.scenarioCatalog, operations: this.operations, store: this.store, clock: this.clock });
-    this.scenarios = scenarios;
-    this.jobOutcomeRules = [scenarios.jobOutcomeRule];
-    // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
-    this.deprecations = new DeprecationRegistry(
-      [...(this.fixture.deprecations ?? []).map(parseDeprecation), ...this.options.deprecations],
-      (operationId) => scenarios.deprecatesEveryRequest(operationId),
-    );
-    for (const account of this.fixture.accounts) {
-      const scoped = this.createAccount({
-        id: account.id,
-        name: account.name,
-        plan: account.plan,
-        credits: account.credits,
-        populate: account.populate ?? true,
-        pinned: account.pinned,
-      });
-      for (const key of account.api_keys) {
-        this.addApiKey(scoped, key.token, { id: key.id, name: key.name ?? 'Default', access: key.access, expiresAt: key.expires_at ?? null });
-      }
-    }
-    // After the fixture's accounts and keys, which boot scenarios may be scoped to.
-    for (const spec of this.options.scenarios) this.activateBootScenario(spec);
+  get fixture() {
+    return this.blueprint.fixture;
   }
 
-  /** A `scenarios` option entry; refused (at the first boot) with a ConfigError naming the setting. */
-  private activateBootScenario(spec: string): void {
-    let input: ActivationInput;
-    try {
-      input = parseBootScenario(spec);
-      this.scenarios.activate(input, 'text');
-    } catch (error) {
-      if (error instanceof ScenarioActivationError) {
-        throw new ConfigError('scenario', `${JSON.stringify(spec)}: ${error.message}`);
-      }
-      throw error;
-    }
+  get jobSettings() {
+    return this.blueprint.jobSettings;
   }
 
+  get scenarioCatalog() {
+    return this.blueprint.scenarioCatalog;
+  }
+
+  // The current world's parts, for the admin API, the CLI and tests. Request code reads the world it
+  // captured (`ctx.state.world`) instead: these change under it when a reset comes.
+  get clock() {
+    return this.world.clock;
+  }
+  get ids() {
+    return this.world.ids;
+  }
+  get requestIds() {
+    return this.world.requestIds;
+  }
+  get store() {
+    return this.world.store;
+  }
+  get rateLimiter() {
+    return this.world.rateLimiter;
+  }
+  get idempotency() {
+    return this.world.idempotency;
+  }
+  get journal() {
+    return this.world.journal;
+  }
+  get scenarios() {
+    return this.world.scenarios;
+  }
+  get jobOutcomeRules() {
+    return this.world.jobOutcomeRules;
+  }
+  get deprecations() {
+    return this.world.deprecations;
+  }
   now(): number {
-    return this.clock.now();
+    return this.world.now();
   }
-
   timestamp(): string {
-    return isoTimestamp(this.clock.now());
+    return this.world.timestamp();
   }
-
-  /** Brings all the account's jobs up to the clock, charging credits for completed ones (idempotent). */
   settleJobs(account: AccountStore): void {
-    settleJobs(account, this.settleContext());
+    this.world.settleJobs(account);
   }
-
-  /** Settles only the jobs that have ended by now (what a credit check needs). */
   settleDueJobs(account: AccountStore): void {
-    settleDueJobs(account, this.settleContext());
+    this.world.settleDueJobs(account);
   }
-
-  /** Brings one job up to the clock. */
   settleJob(account: AccountStore, job: JobRecord): void {
-    settleJob(account, job, this.settleContext());
+    this.world.settleJob(account, job);
   }
-
-  private settleContext(): SettleContext {
-    return { now: this.clock.now(), seed: this.options.seed };
+  createAccount(input: Parameters<World['createAccount']>[0]): AccountStore {
+    return this.world.createAccount(input);
   }
-
-  createAccount(input: {
-    id?: string;
-    name?: string;
-    plan: Plan;
-    credits?: number | undefined;
-    populate?: boolean;
-    template?: AccountTemplate;
-    pinned?: PinnedRecords | undefined;
-  }): AccountStore {
-    const template = input.template ?? this.fixture.template;
-    const account: AccountRecord = {
-      id: input.id ?? this.ids.next('acct'),
-      object: 'account',
-      name: input.name ?? 'Sandbox creator',
-      plan: input.plan,
-      created_at: this.timestamp(),
-      credits: { balance: input.credits ?? template.credits[input.plan], used: 0 },
-    };
-    const scoped = this.store.addAccount(account);
-    if (input.populate !== false) {
-      populateAccount(scoped, { template, ids: this.ids, now: this.now(), seed: this.options.seed, pinned: input.pinned });
-    }
-    return scoped;
-  }
-
-  /** Creates a key with a fresh secret; the secret is returned once and kept only in the token index. */
-  createApiKey(account: AccountStore, input: NewApiKey = {}): { key: ApiKeyRecord; token: string } {
-    const token = this.ids.secret('cc_test_');
-    const key = this.addApiKey(account, token, input);
-    return { key, token };
-  }
-
-  private addApiKey(account: AccountStore, token: string, input: NewApiKey & { id?: string }): ApiKeyRecord {
-    const key: ApiKeyRecord = {
-      id: input.id ?? this.ids.next('key'),
-      object: 'api_key',
-      name: input.name === undefined ? 'Default' : input.name,
-      last4: token.slice(-4),
-      token_type: 'api_key',
-      last_used_at: null,
-      expires_at: input.expiresAt ? isoTimestamp(Date.parse(input.expiresAt)) : null,
-      created_at: this.timestamp(),
-      access: input.access ?? 'full',
-      revoked_at: null,
-    };
-    return this.store.addApiKey(account.id, key, token);
+  createApiKey(account: AccountStore, input: NewApiKey = {}) {
+    return this.world.createApiKey(account, input);
   }
 }

@@ -25,7 +25,7 @@ export function registerJournalRoutes(route: AdminRoute): void {
   route('get', '/requests', (ctx) => {
     const filter = queryOf<JournalFilter>(ctx, listSchema);
     try {
-      ctx.body = { object: 'list', ...ctx.sandbox.journal.list(filter) };
+      ctx.body = { object: 'list', ...ctx.sandbox.world.journal.list(filter) };
     } catch (error) {
       if (!(error instanceof UnknownJournalCursor)) throw error;
       throw new ApiError('bad_request', { param: 'starting_after', message: MESSAGES.unknownJournalCursor(filter.starting_after ?? '') });
@@ -33,6 +33,6 @@ export function registerJournalRoutes(route: AdminRoute): void {
   });
 
   route('delete', '/requests', (ctx) => {
-    ctx.body = { deleted: ctx.sandbox.journal.clear() };
+    ctx.body = { deleted: ctx.sandbox.world.journal.clear() };
   });
 }

@@ -1,5 +1,7 @@
 /**
  * The admin API of contract §3 under /__admin: never rate-limited, never counted, no API key.
+ * Admin calls act on the sandbox's current world (`ctx.sandbox.world`), read when they act: a call
+ * whose body arrived after a reset acts on the new world, as its sender expects.
  * With an admin token configured every call needs `X-Admin-Token`. Errors use the same envelope.
  */
 import Router from '@koa/router';
@@ -53,9 +55,9 @@ const advanceClockSchema: JsonSchema = {
 
 /** The account, its jobs settled first: admin views show credits, and credits follow the clock. */
 function accountOr404(ctx: SandboxContext, id: string): AccountStore {
-  const account = ctx.sandbox.store.forAccount(id);
+  const account = ctx.sandbox.world.store.forAccount(id);
   if (!account) throw new ApiError('resource_missing', { param: 'id', message: `No such account: '${id}'.` });
-  ctx.sandbox.settleJobs(account);
+  ctx.sandbox.world.settleJobs(account);
   return account;
 }
 
@@ -88,15 +90,15 @@ export function buildAdminRouter(adminToken: string | undefined): Router<Sandbox
   });
 
   route('get', '/accounts', (ctx) => {
-    const data = ctx.sandbox.store.accountIds().map((id) => accountOr404(ctx, id).account);
+    const data = ctx.sandbox.world.store.accountIds().map((id) => accountOr404(ctx, id).account);
     ctx.body = { object: 'list', data, has_more: false };
   });
 
   route('post', '/accounts', (ctx) => {
     const body = bodyOf<{ plan?: Plan; fixture?: string; name?: string }>(ctx, createAccountSchema);
-    const { sandbox } = ctx;
-    let template = sandbox.fixture.template;
-    if (body.fixture !== undefined && body.fixture !== sandbox.fixture.name) {
+    const { fixture, world } = ctx.sandbox;
+    let template = fixture.template;
+    if (body.fixture !== undefined && body.fixture !== fixture.name) {
       try {
         template = loadFixture(body.fixture).template;
       } catch (error) {
@@ -105,8 +107,8 @@ export function buildAdminRouter(adminToken: string | undefined): Router<Sandbox
         throw new ApiError('validation_failed', { param: 'fixture', errors: { fixture: [`${reason}: '${body.fixture}'`] } });
       }
     }
-    const account = sandbox.createAccount({ plan: body.plan ?? 'free', ...(body.name ? { name: body.name } : {}), template });
-    const { key, token } = sandbox.createApiKey(account, { name: 'Default' });
+    const account = world.createAccount({ plan: body.plan ?? 'free', ...(body.name ? { name: body.name } : {}), template });
+    const { key, token } = world.createApiKey(account, { name: 'Default' });
     ctx.status = 201;
     ctx.body = { account: account.account, api_key: apiKeyView(key, token) };
   });
@@ -124,18 +126,18 @@ export function buildAdminRouter(adminToken: string | undefined): Router<Sandbox
 
   route('post', '/api_keys', (ctx) => {
     const body = bodyOf<{ account_id: string; name?: string | null; access?: 'full' | 'read_only'; expires_at?: string | null }>(ctx, createKeySchema);
-    const account = ctx.sandbox.store.forAccount(body.account_id);
+    const account = ctx.sandbox.world.store.forAccount(body.account_id);
     if (!account) throw new ApiError('resource_missing', { param: 'account_id', message: `No such account: '${body.account_id}'.` });
-    const { key, token } = ctx.sandbox.createApiKey(account, { name: body.name, access: body.access, expiresAt: body.expires_at });
+    const { key, token } = ctx.sandbox.world.createApiKey(account, { name: body.name, access: body.access, expiresAt: body.expires_at });
     ctx.status = 201;
     ctx.body = { ...apiKeyView(key, token), access: key.access };
   });
 
   const keyAction = (action: 'expire' | 'revoke') => (ctx: SandboxContext) => {
     const id = pathParam(ctx, 'id');
-    const found = ctx.sandbox.store.findKeyById(id);
+    const found = ctx.sandbox.world.store.findKeyById(id);
     if (!found) throw new ApiError('resource_missing', { param: 'id', message: `No such API key: '${id}'.` });
-    const now = ctx.sandbox.timestamp();
+    const now = ctx.sandbox.world.timestamp();
     if (action === 'expire') found.key.expires_at = now;
     else found.key.revoked_at = now;
     ctx.body = { ...apiKeyView(found.key), access: found.key.access, revoked_at: found.key.revoked_at };
@@ -144,20 +146,20 @@ export function buildAdminRouter(adminToken: string | undefined): Router<Sandbox
   route('post', '/api_keys/:id/revoke', keyAction('revoke'));
 
   route('get', '/clock', (ctx) => {
-    ctx.body = ctx.sandbox.clock.snapshot();
+    ctx.body = ctx.sandbox.world.clock.snapshot();
   });
 
   route('post', '/clock', (ctx) => {
     const body = bodyOf<{ mode?: 'running' | 'frozen'; now?: string }>(ctx, setClockSchema);
-    ctx.sandbox.clock.set({ ...(body.mode ? { mode: body.mode } : {}), ...(body.now ? { now: Date.parse(body.now) } : {}) });
-    ctx.body = ctx.sandbox.clock.snapshot();
+    ctx.sandbox.world.clock.set({ ...(body.mode ? { mode: body.mode } : {}), ...(body.now ? { now: Date.parse(body.now) } : {}) });
+    ctx.body = ctx.sandbox.world.clock.snapshot();
   });
 
   route('post', '/clock/advance', (ctx) => {
     const body = bodyOf<{ seconds: number }>(ctx, advanceClockSchema);
     // Everything time-based is derived from the clock, so once this returns all that was due has happened.
-    ctx.sandbox.clock.advance(body.seconds);
-    ctx.body = ctx.sandbox.clock.snapshot();
+    ctx.sandbox.world.clock.advance(body.seconds);
+    ctx.body = ctx.sandbox.world.clock.snapshot();
   });
 
   registerScenarioRoutes(route);

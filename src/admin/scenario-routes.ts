@@ -30,13 +30,13 @@ function toApiError(error: ScenarioActivationError): ApiError {
 
 export function registerScenarioRoutes(route: AdminRoute): void {
   route('get', '/scenarios', (ctx) => {
-    ctx.body = { available: ctx.sandbox.scenarios.available(), active: ctx.sandbox.scenarios.list() };
+    ctx.body = { available: ctx.sandbox.world.scenarios.available(), active: ctx.sandbox.world.scenarios.list() };
   });
 
   route('post', '/scenarios', (ctx) => {
     const input = bodyOf<ActivationInput>(ctx, activateSchema);
     try {
-      ctx.body = ctx.sandbox.scenarios.activate(input);
+      ctx.body = ctx.sandbox.world.scenarios.activate(input);
     } catch (error) {
       if (error instanceof ScenarioActivationError) throw toApiError(error);
       throw error;
@@ -46,19 +46,19 @@ export function registerScenarioRoutes(route: AdminRoute): void {
 
   route('get', '/scenarios/:id', (ctx) => {
     const id = pathParam(ctx, 'id');
-    const active = ctx.sandbox.scenarios.get(id);
+    const active = ctx.sandbox.world.scenarios.get(id);
     if (!active) throw resourceMissing('active scenario', id, 'id');
     ctx.body = active;
   });
 
   route('delete', '/scenarios/:id', (ctx) => {
     const id = pathParam(ctx, 'id');
-    const removed = ctx.sandbox.scenarios.deactivate(id);
+    const removed = ctx.sandbox.world.scenarios.deactivate(id);
     if (!removed) throw resourceMissing('active scenario', id, 'id');
     ctx.body = { ...removed, deleted: true };
   });
 
   route('delete', '/scenarios', (ctx) => {
-    ctx.body = { deleted: ctx.sandbox.scenarios.clear() };
+    ctx.body = { deleted: ctx.sandbox.world.scenarios.clear() };
   });
 }

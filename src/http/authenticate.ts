@@ -8,7 +8,6 @@ import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { SandboxMiddleware } from './context.js';
-import { identifyCaller } from './identify-caller.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -18,19 +17,14 @@ export function isKeyExpired(key: ApiKeyRecord, now: number): boolean {
 
 export function authenticate(): SandboxMiddleware {
   return function authenticateMiddleware(ctx, next) {
-    let caller = ctx.state.caller;
-    // A reset while the request waited (a slow-responses delay) replaced the world it was identified
-    // in: identify it again so it never writes into the discarded store.
-    if (caller?.kind === 'api_key' && ctx.sandbox.store.forAccount(caller.account.id) !== caller.account) {
-      caller = ctx.state.caller = identifyCaller(ctx);
-    }
+    const caller = ctx.state.caller;
     if (!caller || caller.kind === 'anonymous') {
       const message =
         caller?.reason === 'malformed' ? MESSAGES.authMalformed : caller?.reason === 'unknown' ? MESSAGES.authUnknown : MESSAGES.authMissing;
       throw new ApiError('authentication_required', { message });
     }
     const { key, account } = caller;
-    const now = ctx.sandbox.clock.now();
+    const now = ctx.state.world.clock.now();
     if (key.revoked_at !== null) throw new ApiError('authentication_required', { message: MESSAGES.authRevoked });
     if (isKeyExpired(key, now)) throw new ApiError('authentication_required', { message: MESSAGES.authExpired });
     if (key.access === 'read_only' && !READ_METHODS.has(ctx.method)) throw new ApiError('forbidden', { message: MESSAGES.readOnlyKey });

@@ -8,6 +8,7 @@ import type { AccountStore } from '../store/store.js';
 import type { DeprecationInfo } from './deprecation.js';
 import type { RateLimitStanding } from './rate-limiter.js';
 import type { HeaderList, Reply } from './reply.js';
+import type { World } from '../world.js';
 
 /** Who sent the request, as far as can be told before authentication is enforced. */
 export type Caller =
@@ -15,6 +16,11 @@ export type Caller =
   | { kind: 'anonymous'; ip: string; reason: 'missing' | 'malformed' | 'unknown' };
 
 export interface SandboxState {
+  /**
+   * The world current when the request arrived (src/http/capture-world.ts): the only one the
+   * request's middlewares and handler read, so a reset meanwhile never mixes two worlds.
+   */
+  world: World;
   /** The response headers staged so far (src/http/reply.ts); written with the answer. */
   headers: HeaderList;
   /** The answer, once decided (`reply`); undefined for routes that answer through `ctx.body`. */
@@ -44,7 +50,14 @@ export interface SandboxState {
   scenarios?: RequestScenarios;
 }
 
-export type SandboxContext = ParameterizedContext<SandboxState> & { sandbox: Sandbox };
+/**
+ * What a request may reach of the sandbox itself: its fixed settings and the current world (for the
+ * capture, and for the admin API, which acts on the current world). Not the current world's parts:
+ * request code reads `ctx.state.world`, and the compiler refuses `ctx.sandbox.store` and the like.
+ */
+export type SandboxControl = Pick<Sandbox, 'world' | 'reset' | 'options' | 'fixture'>;
+
+export type SandboxContext = ParameterizedContext<SandboxState> & { sandbox: SandboxControl };
 export type Next = () => Promise<unknown>;
 /**
  * Koa middleware over the sandbox context. Layers with nothing to do after `next()` are plain

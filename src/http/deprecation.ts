@@ -186,7 +186,7 @@ export function announceDeprecation(ctx: SandboxContext, info: DeprecationInfo):
 export function deprecation(): SandboxMiddleware {
   return function deprecationMiddleware(ctx, next) {
     const operation = ctx.state.operation;
-    const info = operation ? ctx.sandbox.deprecations.get(operation.operationId) : undefined;
+    const info = operation ? ctx.state.world.deprecations.get(operation.operationId) : undefined;
     if (info) announceDeprecation(ctx, info);
     return next();
   };

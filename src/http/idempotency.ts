@@ -91,7 +91,8 @@ async function idempotent(ctx: SandboxContext, next: Next, key: string | string[
   ctx.state.idempotencyKey = value;
   const fingerprint = fingerprintOf(ctx);
   for (;;) {
-    const lookup = ctx.sandbox.idempotency.begin(store.id, value, fingerprint, ctx.sandbox.clock.now());
+    const { idempotency, clock } = ctx.state.world;
+    const lookup = idempotency.begin(store.id, value, fingerprint, clock.now());
     switch (lookup.kind) {
       case 'wait':
         // The first request's outcome decides: replay it, or (if it was not kept) run this one.

@@ -18,7 +18,7 @@ export function identifyCaller(ctx: SandboxContext): Caller {
   if (!header) return { kind: 'anonymous', ip: clientIp(ctx), reason: 'missing' };
   const match = BEARER.exec(header.trim());
   if (!match?.[1]) return { kind: 'anonymous', ip: clientIp(ctx), reason: 'malformed' };
-  const found = ctx.sandbox.store.findByToken(match[1]);
+  const found = ctx.state.world.store.findByToken(match[1]);
   if (!found) return { kind: 'anonymous', ip: clientIp(ctx), reason: 'unknown' };
   return { kind: 'api_key', account: found.account, key: found.key };
 }

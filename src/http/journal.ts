@@ -51,20 +51,19 @@ const NONE: readonly string[] = Object.freeze([]);
 
 export function journal(prefix: string): SandboxMiddleware {
   return function journalMiddleware(ctx, next) {
-    if (!isUnder(ctx.path, prefix) || ctx.sandbox.journal.capacity === 0) return next();
+    if (!isUnder(ctx.path, prefix) || ctx.state.world.journal.capacity === 0) return next();
     return record(ctx, next);
   };
 }
 
 async function record(ctx: SandboxContext, next: Next): Promise<void> {
-  // This boot's journal: a reset during the request leaves the request out of the new one.
-  const journal = ctx.sandbox.journal;
+  const { journal, clock } = ctx.state.world;
   const ticket = journal.arrive({
     request_id: ctx.state.requestId,
     method: ctx.method,
     path: ctx.path,
     querystring: ctx.querystring,
-    at: ctx.sandbox.clock.now(),
+    at: clock.now(),
   });
   try {
     await next();

@@ -76,7 +76,7 @@ export function rateLimit(): SandboxMiddleware {
     const caller = ctx.state.caller;
     if (!caller) throw new Error('rateLimit must run after callerIdentification');
     const { subject, tier } = rateLimitSubject(caller);
-    const { rateLimiter, clock } = ctx.sandbox;
+    const { rateLimiter, clock } = ctx.state.world;
     const standing = rateLimiter.consume(subject, tier, clock.now());
     ctx.state.rateLimit = standing;
     setRateLimitHeaders(ctx.state.headers, standing);

@@ -8,7 +8,7 @@ export interface RequestIdOptions {
 
 /** Gives every response a `Request-Id` (spec §7.3.4), also sent as `X-Request-Id` (the guide's name). */
 export function requestId(options: RequestIdOptions = {}) {
-  const generate = options.generate ?? ((ctx: SandboxContext) => ctx.sandbox.requestIds.next());
+  const generate = options.generate ?? ((ctx: SandboxContext) => ctx.state.world.requestIds.next());
   const middleware: SandboxMiddleware = function requestIdMiddleware(ctx, next) {
     const id = generate(ctx);
     ctx.state.requestId = id;

@@ -30,7 +30,7 @@ function requestedScenario(ctx: SandboxContext) {
   const refuse = (detail: string) => new ApiError('bad_request', { param: 'Prefer', message: MESSAGES.preferScenario(detail) });
   if (preference.value === undefined || preference.value === '') throw refuse('give a scenario name: `Prefer: scenario=<name>`');
   try {
-    return ctx.sandbox.scenarios.requested(preference.value, Object.fromEntries(preference.params.map(([k, v]) => [k, v ?? ''])));
+    return ctx.state.world.scenarios.requested(preference.value, Object.fromEntries(preference.params.map(([k, v]) => [k, v ?? ''])));
   } catch (error) {
     if (error instanceof ScenarioActivationError) throw refuse(error.message);
     throw error;
@@ -55,7 +55,8 @@ function errorAnswer(ctx: SandboxContext, error: ErrorEffect): ApiError {
   const { caller, rateLimit } = ctx.state;
   if (error.code === 'rate_limit_exceeded' && caller && rateLimit) {
     // The limiter's own 429, headers and `plan_tier` included; refused, so not counted either.
-    ctx.sandbox.rateLimiter.refund(rateLimitSubject(caller).subject, ctx.sandbox.clock.now());
+    const { rateLimiter, clock } = ctx.state.world;
+    rateLimiter.refund(rateLimitSubject(caller).subject, clock.now());
     const limited = rateLimitExceeded(rateLimit, error.retry_after ?? rateLimit.secondsUntilReset);
     return new ApiError(error.code, { message: limited.message, headers: limited.headers, extra: limited.extra, ...overrides });
   }
@@ -74,7 +75,7 @@ function answer(ctx: SandboxContext, planned: NonNullable<RequestPlan['answer']>
 export function applyScenarios(): SandboxMiddleware {
   return function applyScenariosMiddleware(ctx, next) {
     // Nothing active and nothing asked for: the request goes on untouched (the common case).
-    if (!ctx.sandbox.scenarios.hasActive() && ctx.headers.prefer === undefined) return next();
+    if (!ctx.state.world.scenarios.hasActive() && ctx.headers.prefer === undefined) return next();
     return runScenarios(ctx, next);
   };
 }
@@ -84,7 +85,7 @@ async function runScenarios(ctx: SandboxContext, next: Next): Promise<void> {
   if (!operation) throw new Error('applyScenarios must run after apiRoutes bound the operation');
   const requested = requestedScenario(ctx);
   const known = caller?.kind === 'api_key';
-  const scenarios = ctx.sandbox.scenarios.forRequest(
+  const scenarios = ctx.state.world.scenarios.forRequest(
     { operation, accountId: known ? caller.account.id : null, apiKeyId: known ? caller.key.id : null },
     requested,
   );

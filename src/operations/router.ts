@@ -72,7 +72,7 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
     if (!input) throw new Error('dispatch must run after validateRequest');
     const scenarios = ctx.state.scenarios ?? NO_SCENARIOS;
     const { params, query, body } = input;
-    const result = op.handler({ params, query, body, store, apiKey, sandbox: ctx.sandbox, path: ctx.path, scenarios });
+    const result = op.handler({ params, query, body, store, apiKey, sandbox: ctx.state.world, path: ctx.path, scenarios });
     if (result instanceof Promise) return result.then((settled) => write(ctx, settled));
     write(ctx, result);
     return Promise.resolve();

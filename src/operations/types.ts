@@ -3,7 +3,7 @@
  * contract tests all read these; nothing about an operation is written twice.
  */
 import type { JobScenarioSource } from '../jobs/outcome.js';
-import type { Sandbox } from '../sandbox.js';
+import type { World } from '../world.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 
@@ -13,12 +13,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * What handlers may use of the sandbox (an allow-list): clock, ids, settings, key creation, job
- * settling. The cross-tenant store, the journal, the scenario engine and reset are not in it, so a
- * handler cannot reach another account (or the world's controls) without the compiler refusing it.
+ * What handlers may use of the world their request captured (an allow-list): clock, ids, settings,
+ * key creation, job settling. The cross-tenant store, the journal, the scenario engine and reset are
+ * not in it, so a handler cannot reach another account (or the world's controls) without the
+ * compiler refusing it.
  */
 export type HandlerServices = Pick<
-  Sandbox,
+  World,
   | 'clock'
   | 'ids'
   | 'options'
