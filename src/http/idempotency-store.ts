@@ -2,10 +2,19 @@
  * The memory behind `Idempotency-Key` (spec §8): per account and key, the fingerprint of the first
  * request and, once it has finished, the response to replay. Entries live 24 hours of the virtual
  * clock from the first request and are dropped lazily (on lookup, and from the oldest end of the
- * map on each new write), so nothing runs on a timer. Created in `Sandbox.boot()`: reset empties it.
+ * account's map on each new write), so nothing runs on a timer. A frozen clock never expires
+ * anything, so each account also keeps only its newest IDEMPOTENCY_KEYS_PER_ACCOUNT keys: a write with
+ * a new key beyond that evicts the account's oldest. Part of the World: reset empties it.
  */
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Keys remembered per account, whatever the clock does (README "Idempotency"). A test suite retries
+ * within seconds, so the newest 10,000 are plenty; at roughly 0.7 kB per remembered small response,
+ * an account's memory stays under ~10 MB however many writes a frozen-clock run sends.
+ */
+export const IDEMPOTENCY_KEYS_PER_ACCOUNT = 10_000;
 
 /** A finished response, exactly as it is to be sent again. */
 export interface StoredResponse {
@@ -43,39 +52,48 @@ export type IdempotencyLookup =
   | { kind: 'wait'; settled: Promise<void> };
 
 export class IdempotencyStore {
-  private readonly entries = new Map<string, Entry>();
+  /** Per account, its keys in first-use order: the oldest first, for expiry and for eviction. */
+  private readonly accounts = new Map<string, Map<string, Entry>>();
+  private count = 0;
 
+  constructor(private readonly perAccount = IDEMPOTENCY_KEYS_PER_ACCOUNT) {}
+
+  /** Entries held, every account together. */
   get size(): number {
-    return this.entries.size;
+    return this.count;
   }
 
   begin(scope: string, key: string, fingerprint: string, now: number): IdempotencyLookup {
-    this.dropExpired(now);
-    const id = `${scope}\u0000${key}`;
-    let entry = this.entries.get(id);
+    let entries = this.accounts.get(scope);
+    if (!entries) this.accounts.set(scope, (entries = new Map()));
+    this.dropExpired(entries, now);
+    let entry = entries.get(key);
     if (entry?.state === 'completed' && now >= entry.expiresAt) {
-      this.entries.delete(id);
+      this.remove(entries, key);
       entry = undefined;
     }
-    if (!entry) return this.start(id, fingerprint, now);
+    if (!entry) return this.start(entries, key, fingerprint, now);
     if (entry.fingerprint !== fingerprint) return { kind: 'mismatch' };
     if (entry.state === 'pending') return { kind: 'wait', settled: entry.settled };
     return { kind: 'replay', response: entry.response };
   }
 
-  private start(id: string, fingerprint: string, now: number): IdempotencyLookup {
+  private start(entries: Map<string, Entry>, key: string, fingerprint: string, now: number): IdempotencyLookup {
     let settle!: () => void;
     const pending: PendingEntry = { state: 'pending', fingerprint, firstSeen: now, settled: new Promise<void>((resolve) => (settle = resolve)) };
-    this.entries.set(id, pending);
+    entries.set(key, pending);
+    this.count += 1;
+    // Over the cap: the account's oldest key goes (the first in first-use order).
+    if (entries.size > this.perAccount) this.remove(entries, entries.keys().next().value!);
     return {
       kind: 'new',
       finish: (response) => {
-        // Only the request that created the entry finishes it (a reset in between made a new store).
-        if (this.entries.get(id) === pending) {
+        // Only while the entry is still this request's: it may have been evicted by newer keys meanwhile.
+        if (entries.get(key) === pending) {
           if (response) {
-            this.entries.set(id, { state: 'completed', fingerprint, expiresAt: pending.firstSeen + IDEMPOTENCY_TTL_MS, response });
+            entries.set(key, { state: 'completed', fingerprint, expiresAt: pending.firstSeen + IDEMPOTENCY_TTL_MS, response });
           } else {
-            this.entries.delete(id);
+            this.remove(entries, key);
           }
         }
         settle();
@@ -83,14 +101,18 @@ export class IdempotencyStore {
     };
   }
 
+  private remove(entries: Map<string, Entry>, key: string): void {
+    if (entries.delete(key)) this.count -= 1;
+  }
+
   /**
    * Map order is first-use order, which is expiry order while the clock moves forward; stop at the
    * first live entry. (If the clock was set back, `begin` still refuses an expired entry by itself.)
    */
-  private dropExpired(now: number): void {
-    for (const [id, entry] of this.entries) {
+  private dropExpired(entries: Map<string, Entry>, now: number): void {
+    for (const [key, entry] of entries) {
       if (entry.state === 'pending' || now < entry.expiresAt) return;
-      this.entries.delete(id);
+      this.remove(entries, key);
     }
   }
 }
