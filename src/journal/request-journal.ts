@@ -3,6 +3,9 @@
  * requests in a ring buffer, so memory stays bounded however long the sandbox runs. An entry is
  * reserved when the request arrives (so the order is arrival order, request ids ascending) and
  * shown once it is answered; an entry still in flight is not listed.
+ *
+ * Places are allocated as requests arrive, up to the capacity, then reused: a journal of 1,000,000
+ * costs nothing at boot or reset, only what its requests fill. `clear` drops the places in O(1).
  */
 import { parse as parseQuery } from 'node:querystring';
 
@@ -63,9 +66,10 @@ export type JournalTicket = number;
 const NO_SCENARIOS: readonly string[] = Object.freeze([]);
 
 /**
- * One place of the ring, allocated once and written over: a busy sandbox records every request
- * without allocating an entry per request (which the garbage collector then had to copy while the
- * entry stayed among the last N). Entries are built when someone lists them.
+ * One place of the ring, allocated when the ring first reaches it and written over from then on: a
+ * busy sandbox records every request without allocating an entry per request (which the garbage
+ * collector then had to copy while the entry stayed among the last N). Entries are built when
+ * someone lists them.
  */
 class Slot {
   /** The ticket of the request in this place; 0 when empty. */
@@ -116,22 +120,33 @@ function parseBody(raw: string | undefined): unknown {
 export class UnknownJournalCursor extends Error {}
 
 export class RequestJournal {
-  private readonly slots: Slot[];
+  /** Grows by one place per arrival until it holds `capacity`, then the ring wraps. */
+  private slots: Slot[] = [];
   /** Where the next arrival goes. */
   private head = 0;
   private size = 0;
+  /** Answered entries among the places: what `clear` reports, without walking them. */
+  private answered = 0;
   private lastTicket = 0;
+  /** The last ticket issued before the places were dropped: tickets after it count from place 0. */
+  private base = 0;
 
-  constructor(readonly capacity: number) {
-    this.slots = Array.from({ length: capacity }, () => new Slot());
+  constructor(readonly capacity: number) {}
+
+  /** Places allocated so far: at most `capacity`, and 0 after `clear`. */
+  get allocated(): number {
+    return this.slots.length;
   }
 
   /** Reserves the request's place; `finish` its ticket when answered. With capacity 0 nothing is kept. */
   arrive(arrival: JournalArrival): JournalTicket {
     this.lastTicket += 1;
     if (this.capacity === 0) return this.lastTicket;
+    // Until the ring first wraps, `head` is one past the last place: allocate it now.
+    let slot = this.slots[this.head];
+    if (slot === undefined) this.slots.push((slot = new Slot()));
+    else if (slot.answered) this.answered -= 1;
     // Field by field, on purpose: Object.assign here measured ~4 µs more per request (in process).
-    const slot = this.slots[this.head]!;
     slot.ticket = this.lastTicket;
     slot.answered = false;
     slot.request_id = arrival.request_id;
@@ -148,12 +163,13 @@ export class RequestJournal {
 
   /**
    * Records the answer. A ticket whose place was taken since (more requests than the capacity
-   * arrived while it ran) or emptied by `clear` is dropped: that request is no longer among the last N.
+   * arrived while it ran) or dropped by `clear` is dropped: that request is no longer among the last N.
    */
   finish(ticket: JournalTicket, outcome: JournalOutcome): void {
-    if (this.capacity === 0) return;
-    const slot = this.slots[(ticket - 1) % this.capacity]!;
-    if (slot.ticket !== ticket) return;
+    if (this.capacity === 0 || ticket <= this.base) return;
+    const slot = this.slots[(ticket - this.base - 1) % this.capacity];
+    if (slot === undefined || slot.ticket !== ticket) return;
+    if (!slot.answered) this.answered += 1;
     slot.answered = true;
     slot.status = outcome.status;
     slot.account_id = outcome.account_id;
@@ -183,14 +199,18 @@ export class RequestJournal {
     return { data, has_more: false };
   }
 
-  /** Empties the journal; requests in flight are not recorded. Returns how many entries there were. */
+  /**
+   * Empties the journal in O(1): the places are dropped (the collector frees them) and tickets issued
+   * so far no longer name a place, so requests in flight are not recorded. Returns how many entries
+   * there were.
+   */
   clear(): number {
-    const count = [...this.newestFirst()].length;
-    for (const slot of this.slots) {
-      slot.ticket = 0;
-      slot.answered = false;
-    }
+    const count = this.answered;
+    this.slots = [];
+    this.head = 0;
     this.size = 0;
+    this.answered = 0;
+    this.base = this.lastTicket;
     return count;
   }
 
