@@ -11,6 +11,9 @@
  * - An activation is counted once per request it acted on (a part of its effect was used), at that
  *   moment and synchronously, so `times` is exact however many requests run at once. A job part acts
  *   when the request creates a job: a crawl refused with 422 creates none and uses up nothing.
+ * - Activations are indexed by scope (ScopeIndex), so a request looks only at those that can match
+ *   it, and one used up, deleted or cleared leaves the index and the list at once: thousands of
+ *   activations of other tenants cost a request nothing.
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import type { FieldErrors } from '../errors/api-error.js';
@@ -83,6 +86,8 @@ export class Activation {
     readonly params: Record<string, unknown>,
     readonly rules: readonly ResolvedRule[],
     readonly activatedAt: string,
+    /** Activation order (1, 2, …): the newer acts first. 0 for a requested one, which is not indexed. */
+    readonly seq: number,
   ) {
     this.remaining = times;
   }
@@ -196,6 +201,76 @@ export class RequestScenarios implements JobScenarioSource {
   }
 }
 
+/** Activations of one scope value, oldest first (a Map keeps insertion order), by id. */
+type Bucket = Map<string, Activation>;
+
+/**
+ * Activations by the narrowest part of their scope: the API key, else the account, else the
+ * operation, else none (global). A request can only be matched by activations in its key's, its
+ * account's and its operation's buckets and the global one, so it looks at those and nothing else;
+ * `inScope` then checks the rest of each one's scope (an account-scoped one may name an operation).
+ */
+class ScopeIndex {
+  private readonly byKey = new Map<string, Bucket>();
+  private readonly byAccount = new Map<string, Bucket>();
+  private readonly byOperation = new Map<string, Bucket>();
+  private readonly global: Bucket = new Map();
+
+  add(activation: Activation): void {
+    const [buckets, value] = this.placeOf(activation);
+    if (!buckets) {
+      this.global.set(activation.id, activation);
+      return;
+    }
+    let bucket = buckets.get(value);
+    if (!bucket) buckets.set(value, (bucket = new Map()));
+    bucket.set(activation.id, activation);
+  }
+
+  remove(activation: Activation): void {
+    const [buckets, value] = this.placeOf(activation);
+    if (!buckets) {
+      this.global.delete(activation.id);
+      return;
+    }
+    const bucket = buckets.get(value);
+    // An emptied bucket goes too: nothing is kept for a tenant whose activations are all used up.
+    if (bucket?.delete(activation.id) && bucket.size === 0) buckets.delete(value);
+  }
+
+  /** The activations in scope of the request, newest first. */
+  matching(facts: RequestFacts): Activation[] {
+    const found: Activation[] = [];
+    let sources = 0;
+    for (const bucket of [
+      facts.apiKeyId === null ? undefined : this.byKey.get(facts.apiKeyId),
+      facts.accountId === null ? undefined : this.byAccount.get(facts.accountId),
+      this.byOperation.get(facts.operation.operationId),
+      this.global,
+    ]) {
+      if (!bucket || bucket.size === 0) continue;
+      sources += 1;
+      for (const activation of bucket.values()) if (activation.inScope(facts)) found.push(activation);
+    }
+    // Each bucket is oldest first; merged from several, activation order decides.
+    return sources > 1 ? found.sort((a, b) => b.seq - a.seq) : found.reverse();
+  }
+
+  /** Activations narrowed to no account and no key: the global ones and those of `operationId`. */
+  *forEveryCaller(operationId: string): Generator<Activation> {
+    yield* this.global.values();
+    yield* this.byOperation.get(operationId)?.values() ?? [];
+  }
+
+  private placeOf(activation: Activation): [Map<string, Bucket> | undefined, string] {
+    const { apiKeyId, accountId, operationId } = activation.scope;
+    if (apiKeyId !== null) return [this.byKey, apiKeyId];
+    if (accountId !== null) return [this.byAccount, accountId];
+    if (operationId !== null) return [this.byOperation, operationId];
+    return [undefined, ''];
+  }
+}
+
 export interface ScenarioEngineDeps {
   catalog: ScenarioCatalog;
   operations: readonly OperationDef[];
@@ -204,8 +279,10 @@ export interface ScenarioEngineDeps {
 }
 
 export class ScenarioEngine {
-  /** Oldest first; requests see them newest first. */
-  private active: Activation[] = [];
+  /** Every live activation by id, oldest first (what the admin API lists). */
+  private readonly active = new Map<string, Activation>();
+  /** The same activations by scope: what requests look at. */
+  private readonly index = new ScopeIndex();
   private counter = 0;
   private readonly operations: ReadonlyMap<string, OperationDef>;
 
@@ -221,11 +298,11 @@ export class ScenarioEngine {
   }
 
   list(): ActiveScenarioView[] {
-    return this.active.map((activation) => activation.view());
+    return [...this.active.values()].map((activation) => activation.view());
   }
 
   get(id: string): ActiveScenarioView | undefined {
-    return this.active.find((activation) => activation.id === id)?.view();
+    return this.active.get(id)?.view();
   }
 
   /** Checks and activates; throws ScenarioActivationError. `text` params are coerced (boot specs). */
@@ -235,13 +312,14 @@ export class ScenarioEngine {
     const scope = this.checkScope(input, definition.name, rules);
     this.counter += 1;
     const id = `scn_${this.counter.toString().padStart(6, '0')}`;
-    const activation = new Activation(id, definition, scope, input.times ?? null, params, rules, isoTimestamp(this.deps.clock.now()));
-    this.active.push(activation);
+    const activation = new Activation(id, definition, scope, input.times ?? null, params, rules, isoTimestamp(this.deps.clock.now()), this.counter);
+    this.active.set(id, activation);
+    this.index.add(activation);
     return activation.view();
   }
 
   deactivate(id: string): ActiveScenarioView | undefined {
-    const activation = this.active.find((a) => a.id === id);
+    const activation = this.active.get(id);
     if (!activation) return undefined;
     this.retire(activation);
     return activation.view();
@@ -249,8 +327,8 @@ export class ScenarioEngine {
 
   /** Deactivates every activation; returns how many there were. */
   clear(): number {
-    const count = this.active.length;
-    for (const activation of [...this.active]) this.retire(activation);
+    const count = this.active.size;
+    for (const activation of [...this.active.values()]) this.retire(activation);
     return count;
   }
 
@@ -258,20 +336,20 @@ export class ScenarioEngine {
   requested(name: string, params: Record<string, unknown>): Activation {
     const definition = this.definition(name);
     const resolved = resolveParams(definition, params, 'text', '');
-    return new Activation(`prefer:${name}`, definition, { accountId: null, apiKeyId: null, operationId: null }, null, resolved.params, resolved.rules, '');
+    return new Activation(`prefer:${name}`, definition, { accountId: null, apiKeyId: null, operationId: null }, null, resolved.params, resolved.rules, '', 0);
   }
 
-  /** The matching (activation, rule) pairs of a request, in precedence order. */
   /** Whether any scenario is active: when none is and none is asked for, requests skip the engine. */
   hasActive(): boolean {
-    return this.active.length > 0;
+    return this.active.size > 0;
   }
 
+  /** The matching (activation, rule) pairs of a request, in precedence order: requested, then newest first. */
   forRequest(facts: RequestFacts, requested?: Activation): RequestScenarios {
     const candidates: Candidate[] = [];
-    const ordered = requested ? [requested, ...[...this.active].reverse()] : [...this.active].reverse();
+    const ordered = this.index.matching(facts);
+    if (requested) ordered.unshift(requested);
     for (const activation of ordered) {
-      if (!activation.inScope(facts)) continue;
       for (const rule of activation.rules) if (ruleMatches(rule, facts.operation)) candidates.push({ activation, rule });
     }
     return new RequestScenarios(this, candidates, requested);
@@ -285,13 +363,10 @@ export class ScenarioEngine {
   deprecatesEveryRequest(operationId: string): boolean {
     const operation = this.operations.get(operationId);
     if (!operation) return false;
-    return this.active.some(
-      (a) =>
-        a.scope.accountId === null &&
-        a.scope.apiKeyId === null &&
-        (a.scope.operationId === null || a.scope.operationId === operationId) &&
-        a.rules.some((rule) => rule.effect.deprecate !== undefined && ruleMatches(rule, operation)),
-    );
+    for (const activation of this.index.forEveryCaller(operationId)) {
+      if (activation.rules.some((rule) => rule.effect.deprecate !== undefined && ruleMatches(rule, operation))) return true;
+    }
+    return false;
   }
 
   /** Counts one request (or job) against the activation's `times`; the last one retires it. */
@@ -303,7 +378,8 @@ export class ScenarioEngine {
 
   private retire(activation: Activation): void {
     activation.live = false;
-    this.active = this.active.filter((a) => a !== activation);
+    this.active.delete(activation.id);
+    this.index.remove(activation);
   }
 
   private definition(name: string): ScenarioDefinition {
