@@ -4,33 +4,15 @@
  * so the two never share Koa's warmed-up code, and prints `{"us": …}`: the fastest of several rounds,
  * the least disturbed by whatever else the machine runs.
  */
-import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
-import type { Socket } from 'node:net';
-import { Duplex } from 'node:stream';
+import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import { createApp } from '../src/app.js';
+import { sendInMemory } from './in-memory-request.js';
 
-class NullSocket extends Duplex {
-  override _read(): void {}
-  override _write(_chunk: unknown, _encoding: unknown, done: () => void): void {
-    done();
-  }
-}
+const PAID = { authorization: 'Bearer cc_test_paid_default_key' };
 
-function once(handler: RequestListener, path: string): Promise<void> {
-  return new Promise((resolve) => {
-    const socket = new NullSocket() as unknown as Socket;
-    Object.defineProperty(socket, 'remoteAddress', { value: '127.0.0.1' });
-    const req = new IncomingMessage(socket);
-    req.method = 'GET';
-    req.url = path;
-    req.headers = { host: '127.0.0.1', authorization: 'Bearer cc_test_paid_default_key' };
-    req.push(null);
-    const res = new ServerResponse(req);
-    res.assignSocket(socket);
-    res.on('finish', () => resolve());
-    handler(req, res);
-  });
+function once(handler: RequestListener, path: string): Promise<number> {
+  return sendInMemory(handler, { path, headers: PAID });
 }
 
 function bareKoa(body: string): RequestListener {

@@ -8,7 +8,8 @@
  *   2. the cost of one request in process (no network, no load generator), bare Koa vs the sandbox;
  *   3. CLI cold start to the first answer, and RSS after the load;
  *   4. page latency of GET /v1/experiences on collections of 1k, 100k and 1M records;
- *   5. job polling with 10 and with 10k live jobs.
+ *   5. job polling with 10 and with 10k live jobs;
+ *   6. memory: the heap after long runs that used to grow without bound (bench/memory.ts).
  * Every loop is bounded in count and time; the whole run takes about four minutes on 2 cores.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -399,6 +400,40 @@ async function jobs(): Promise<number> {
   return ratio;
 }
 
+/** The `bench/memory.ts` child, run with `--expose-gc` so its heap figures are after collection. */
+function memoryChild(): Promise<MemoryReport> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--expose-gc', '--import', 'tsx', `${ROOT}bench/memory.ts`], { timeout: 600_000, maxBuffer: 1 << 20 }, (error, stdout) => {
+      if (error) reject(error);
+      else resolve(JSON.parse(stdout) as MemoryReport);
+    });
+  });
+}
+
+interface MemoryReport {
+  idempotency: { before: number; atCap: number; after: number; keysHeld: number; bytesPerKeyToCap: number };
+  journal: { bootMs: number; bootMiB: number; after: number; bytesPerEntry: number; cleared: number; clearMs: number; resetMs: number; afterReset: number };
+  activations: { none: number; many: number };
+}
+
+async function memory(): Promise<number> {
+  out('## Memory under long runs');
+  out();
+  out('In process (`bench/memory.ts`, `--expose-gc`), heap used after forced collection; requests through the app\'s callback over in-memory sockets.');
+  out();
+  const { idempotency: idem, journal, activations } = await memoryChild();
+  const growth = idem.after - idem.atCap;
+  out('| workload | measured |');
+  out('|---|---|');
+  out(`| 100k PATCH writes, each with a fresh Idempotency-Key, frozen clock, one account | heap ${fmt(idem.before, 1)} MiB before, ${fmt(idem.atCap, 1)} at the 10,000-key cap (${fmt(idem.bytesPerKeyToCap)} B per key), ${fmt(idem.after, 1)} after 100k (growth after the cap: ${fmt(growth, 1)} MiB); keys held ${idem.keysHeld.toLocaleString('en-US')} |`);
+  out(`| \`journalSize\` 1,000,000: boot | ${fmt(journal.bootMs)} ms, ${fmt(journal.bootMiB, 1)} MiB |`);
+  out(`| 100k GET /v1/status with that journal | heap +${fmt(journal.after, 1)} MiB (${fmt(journal.bytesPerEntry)} B per entry) |`);
+  out(`| DELETE /__admin/requests of ${journal.cleared.toLocaleString('en-US')} entries; then reset | clear ${fmt(journal.clearMs, 2)} ms; reset ${fmt(journal.resetMs)} ms; heap after reset +${fmt(journal.afterReset, 1)} MiB over before boot |`);
+  out(`| GET /v1/status median, no activation vs 20k activations of another account | ${fmt(activations.none, 1)} µs vs ${fmt(activations.many, 1)} µs |`);
+  out();
+  return growth;
+}
+
 /** yes / no, or n/a for a section that did not run (`--only`). */
 const met = (measured: number, ok: boolean): string => (Number.isNaN(measured) ? 'n/a' : ok ? 'yes' : 'no');
 
@@ -409,7 +444,7 @@ async function main(): Promise<void> {
   out();
   out(`Command: \`npm run bench\`. Machine: ${os.cpus().length} × ${cpu}, ${fmt(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}.`);
   out();
-  // `--only throughput|in-process|cold|pages|jobs` runs one section (a quick look; the targets table then shows n/a).
+  // `--only throughput|in-process|cold|pages|jobs|memory` runs one section (a quick look; the targets table then shows n/a).
   const only = process.argv[process.argv.indexOf('--only') + 1];
   const wanted = (section: string) => !process.argv.includes('--only') || only === section;
   const { rss, statusRatio, floorRatio, cpuRatio } = wanted('throughput') ? await throughput() : { rss: NaN, statusRatio: NaN, floorRatio: NaN, cpuRatio: NaN };
@@ -417,6 +452,7 @@ async function main(): Promise<void> {
   const cold = wanted('cold') ? await coldStart() : NaN;
   const pageRatio = wanted('pages') ? await pages() : NaN;
   const jobRatio = wanted('jobs') ? await jobs() : NaN;
+  const idempotencyGrowth = wanted('memory') ? await memory() : NaN;
   out('## Targets');
   out();
   out('| target | measured | met |');
@@ -429,6 +465,7 @@ async function main(): Promise<void> {
   out(`| page latency 1M vs 1k within 2× | ${fmt(pageRatio, 2)} × | ${met(pageRatio, pageRatio <= 2)} |`);
   out(`| job poll with 10k live jobs vs 10 (no target; reported) | ${fmt(jobRatio, 2)} × | — |`);
   out(`| RSS after load (no target; reported) | ${fmt(rss, 1)} MiB | — |`);
+  out(`| idempotency memory flat after the per-account cap (< 2 MiB growth from 10k to 100k fresh keys) | ${fmt(idempotencyGrowth, 1)} MiB | ${met(idempotencyGrowth, idempotencyGrowth < 2)} |`);
   out();
   out(`Whole run: ${fmt((performance.now() - started) / 1000)} s.`);
   if (process.argv.includes('--write')) writeFileSync(`${ROOT}BENCHMARKS.md`, `${report.join('\n')}\n`);
