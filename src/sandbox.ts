@@ -152,7 +152,7 @@ export class Sandbox {
   }
 
   private settleContext(): SettleContext {
-    return { now: this.clock.now(), seed: this.options.seed };
+    return { now: this.clock.now() };
   }
 
   createAccount(input: {
