@@ -97,3 +97,55 @@ describe('issue 13.5: settling a due job costs O(1), its pages are built only wh
     expect(await run(client(makeApp({ seed: 'fidelity' })))).toBe(original);
   });
 });
+
+describe('issue 13.5: the admin state summarizes jobs instead of inlining their pages (README "Jobs in the admin state")', () => {
+  /** A completed crawl's entry in `state.jobs`, and the job as `GET /v1/jobs/{id}` answers it. */
+  async function summaryOf(maxPages: number) {
+    const c = client(makeApp());
+    const job = await createCrawl(c, KEYS.paid, { url: 'https://example.com/', max_pages: maxPages, max_depth: 10 });
+    await advance(c, 3600);
+    const summary = (await accountState(c, ACCOUNTS.paid)).jobs.find((entry) => entry.id === job.id);
+    const read = await c.get(summary.url).set(bearer(KEYS.paid));
+    return { summary, job: read.body };
+  }
+
+  it('issue 13.5: a job entry names its page count and the path that reads its pages', async () => {
+    const { summary, job } = await summaryOf(10);
+    expect(summary).toMatchObject({
+      id: job.id,
+      type: 'crawl',
+      status: 'completed',
+      created_at: job.created_at,
+      started_at: job.started_at,
+      completed_at: job.completed_at,
+      credits_used: job.credits_used,
+      result_summary: { pages_count: job.result.pages_count },
+      url: `/v1/jobs/${job.id}`,
+    });
+    expect(summary).not.toHaveProperty('result');
+  });
+
+  it('issue 13.5: a job entry is the same size for a 1-page and a 100-page crawl', async () => {
+    const small = await summaryOf(1);
+    const large = await summaryOf(100);
+    expect(small.job.result.pages_count).toBe(1);
+    expect(large.job.result.pages_count).toBe(100);
+    // Only numbers differ (max_pages, page count, credits, timeline instants): a few digits, not pages.
+    const growth = JSON.stringify(large.summary).length - JSON.stringify(small.summary).length;
+    expect(growth).toBeLessThanOrEqual(20);
+    expect(JSON.stringify(large.summary)).not.toContain('markdown');
+  });
+
+  it('issue 13.5: an unfinished or a failed job has no result summary', async () => {
+    const app = makeApp();
+    const c = client(app);
+    const queued = await createCrawl(c, KEYS.paid, { url: 'https://example.com/' });
+    // Fails a tenth of the way through: 1 s queued + 10% of 2.5 s, ended well before the other.
+    app.sandbox.jobOutcomeRules.push(() => ({ outcome: 'failed', at_progress: 10 }));
+    const failed = await createCrawl(c, KEYS.paid, { url: 'https://example.com/' });
+    await advance(c, 1.5);
+    const { jobs } = await accountState(c, ACCOUNTS.paid);
+    expect(jobs.find((job) => job.id === queued.id)).toMatchObject({ status: 'processing', result_summary: null });
+    expect(jobs.find((job) => job.id === failed.id)).toMatchObject({ status: 'failed', result_summary: null });
+  });
+});
