@@ -148,7 +148,7 @@ export class World {
   }
 
   private settleContext(): SettleContext {
-    return { now: this.clock.now(), seed: this.options.seed };
+    return { now: this.clock.now() };
   }
 
   createAccount(input: {

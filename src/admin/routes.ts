@@ -11,6 +11,7 @@ import type { Next, SandboxContext, SandboxState } from '../http/context.js';
 import { jsonBody } from '../http/json-body.js';
 import type { JsonSchema } from '../operations/types.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
+import { jobSummary } from '../resources/jobs/admin-summary.js';
 import { FixtureError, loadFixture } from '../store/fixture-file.js';
 import type { Plan } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
@@ -61,9 +62,14 @@ function accountOr404(ctx: SandboxContext, id: string): AccountStore {
   return account;
 }
 
-/** `GET /__admin/accounts/{id}`: the account and every collection it holds, plus credits. */
+/**
+ * `GET /__admin/accounts/{id}`: the account and every collection it holds, plus credits. Jobs are
+ * summarized (a completed crawl's pages are read through `GET /v1/jobs/{id}`), so the answer grows
+ * with the number of jobs, never with their pages.
+ */
 export function accountState(account: AccountStore) {
-  return { account: account.account, state: { ...account.snapshot(), credits: account.account.credits } };
+  const snapshot = account.snapshot();
+  return { account: account.account, state: { ...snapshot, jobs: snapshot.jobs.map(jobSummary), credits: account.account.credits } };
 }
 
 export function adminAuth(token: string | undefined) {

@@ -47,7 +47,6 @@ export function createJob(sandbox: HandlerServices, store: AccountStore, apiKey:
     model: job.model,
     progress: 0,
     input: job.input,
-    result: null,
     error: null,
     error_code: null,
     credits_used: 0,
@@ -58,6 +57,7 @@ export function createJob(sandbox: HandlerServices, store: AccountStore, apiKey:
     timeline,
     credits_cost: job.units * settings.credits_per_page,
     credits_hold: job.creditsHold,
+    units: job.units,
   };
   store.collection('jobs').insert(record);
   trackNewJob(store, record);

@@ -6,8 +6,13 @@ import type { JobRecord, JobType } from '../store/records.js';
 
 export interface JobKind {
   type: JobType;
-  /** The job's result once it completes: a pure function of the sandbox seed and the job's input. */
+  /**
+   * The job's result once it completes: a pure function of the sandbox seed and the job's input,
+   * built whenever a completed job is read and never stored (it may be large; settling must not pay for it).
+   */
   result(job: JobRecord, seed: string): Record<string, unknown>;
+  /** What the admin state shows of a completed job's result: O(1) in size, from the record alone. */
+  resultSummary(job: JobRecord): Record<string, unknown>;
 }
 
 const kinds = new Map<JobType, JobKind>();

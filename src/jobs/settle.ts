@@ -9,19 +9,19 @@
  * finished, nor charge it twice).
  *
  * Each account keeps a ledger of its unfinished jobs, ordered by when they end, and the credits they
- * hold. Polling one job costs O(1) and a credit check O(due · log n), however many jobs are live.
+ * hold. Settling a job is O(1): its cost was fixed at creation and its result is built only when the
+ * job is read (issue 13.5: rendering pages here made one request settle for seconds). Polling one
+ * job costs O(1) and a credit check O(due · log n), however many jobs are live.
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import { OrderedIndex } from '../store/ordered-index.js';
 import type { JobRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { deriveJobState, isTerminal } from './derive.js';
-import { jobKind } from './kinds.js';
 
 export interface SettleContext {
   /** Virtual ms. */
   now: number;
-  seed: string;
 }
 
 interface Ledger {
@@ -56,11 +56,9 @@ export function trackNewJob(store: AccountStore, job: JobRecord): void {
 }
 
 /** Brings one job up to the clock; charges it if it is seen completed for the first time. */
-export function settleJob(store: AccountStore, job: JobRecord, { now, seed }: SettleContext): void {
+export function settleJob(store: AccountStore, job: JobRecord, { now }: SettleContext): void {
   if (isTerminal(job.status)) return;
   const state = deriveJobState(job.timeline, now);
-  // Computed before anything changes, so a failure to build it leaves the job and credits untouched.
-  const result = state.status === 'completed' ? jobKind(job.type).result(job, seed) : null;
   job.status = state.status;
   job.progress = state.progress;
   job.started_at = state.started_at === null ? null : isoTimestamp(state.started_at);
@@ -75,7 +73,7 @@ export function settleJob(store: AccountStore, job: JobRecord, { now, seed }: Se
     ledger.byEnd.delete(job.timeline.ends_at_ms, job);
     ledger.held -= job.credits_hold;
   }
-  if (result) complete(store, job, result);
+  if (state.status === 'completed') charge(store, job);
 }
 
 /** Settles the jobs that have ended by now: what credit checks need. */
@@ -89,8 +87,7 @@ export function settleJobs(store: AccountStore, context: SettleContext): void {
 }
 
 /** The one place credits are charged: once per job, when it is first seen completed. */
-function complete(store: AccountStore, job: JobRecord, result: Record<string, unknown>): void {
-  job.result = result;
+function charge(store: AccountStore, job: JobRecord): void {
   job.credits_used = job.credits_cost;
   store.account.credits.balance -= job.credits_cost;
   store.account.credits.used += job.credits_cost;

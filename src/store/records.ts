@@ -66,7 +66,9 @@ export interface JobTimeline {
 
 /**
  * A job (spec §2.3). The first fields are the public Job, brought up to the clock by
- * `settleJobs`; the last three are internal and never leave through /v1.
+ * `settleJobs`, all but `result`: a completed job's result is built from the seed each time the job
+ * is read (src/resources/jobs/schemas.ts), never stored, so settling stays O(1) and a job stays
+ * small. The last four are internal and never leave through /v1.
  */
 export interface JobRecord {
   id: string;
@@ -76,7 +78,6 @@ export interface JobRecord {
   model: string;
   progress: number;
   input: CrawlInput;
-  result: Record<string, unknown> | null;
   error: string | null;
   error_code: string | null;
   credits_used: number;
@@ -90,6 +91,8 @@ export interface JobRecord {
   credits_cost: number;
   /** Internal: credits held back from the balance while the job is unfinished. */
   credits_hold: number;
+  /** Internal: units of work, known at creation (for a crawl: the pages its result will hold). */
+  units: number;
 }
 
 /** A record of any collection whose shape this core module does not need to know. */

@@ -1,6 +1,7 @@
 /** The Job of spec §2.3: every field always present, null or 0 until known (README "Jobs"). */
 import { nullableTimestampSchema, prefixedIdSchema, timestampSchema } from '../../operations/schemas.js';
 import type { JsonSchema } from '../../operations/types.js';
+import { jobKind } from '../../jobs/kinds.js';
 import type { JobRecord } from '../../store/records.js';
 
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
@@ -50,7 +51,18 @@ export function jobSchemaFor(kind: { type: string; model: string; input: JsonSch
   };
 }
 
-/** The public view: the fields of §2.3 in order (JOB_FIELDS), internal fields dropped. */
-export function jobView(job: JobRecord): Pick<JobRecord, (typeof JOB_FIELDS)[number]> {
-  return Object.fromEntries(JOB_FIELDS.map((field) => [field, job[field]])) as Pick<JobRecord, (typeof JOB_FIELDS)[number]>;
+/** A Job as /v1 answers it: the record's public fields and, once completed, the built result. */
+export type JobBody = Pick<JobRecord, Exclude<(typeof JOB_FIELDS)[number], 'result'>> & { result: Record<string, unknown> | null };
+
+/**
+ * The public view: the fields of §2.3 in order (JOB_FIELDS), internal fields dropped. A completed
+ * job's result is built here, from the seed, at every read (issue 13.5): the record never holds it,
+ * and the same seed and input give the same bytes at every read.
+ */
+export function jobView(job: JobRecord, seed: string): JobBody {
+  const view: Record<string, unknown> = {};
+  for (const field of JOB_FIELDS) {
+    view[field] = field === 'result' ? (job.status === 'completed' ? jobKind(job.type).result(job, seed) : null) : job[field];
+  }
+  return view as JobBody;
 }

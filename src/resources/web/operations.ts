@@ -55,14 +55,16 @@ export const crawlSite = defineOperation<CrawlInput>({
       creditsHold: hold,
       scenarios,
     });
-    return { body: jobView(job) };
+    return { body: jobView(job, sandbox.options.seed) };
   },
 });
 
-/** How the job machinery completes a crawl: the pages, regenerated from the seed and the input. */
+/** How the job machinery shows a crawl: the pages, regenerated from the seed and the input at each read. */
 export const crawlJobKind: JobKind = {
   type: 'crawl',
   result: (job, seed) => ({ ...runCrawl(seed, job.input) }),
+  // The crawl's page count was planned at creation (it set the job's cost): the result will hold as many.
+  resultSummary: (job) => ({ pages_count: job.units }),
 };
 
 export const webOperations = [crawlSite];

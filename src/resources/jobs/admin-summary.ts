@@ -1,0 +1,24 @@
+/**
+ * A job as the admin account state lists it (README "Jobs in the admin state"): the Job's fields
+ * with its result summarized, the path that reads the whole job, and the internal bookkeeping.
+ * Its size does not depend on how many pages the job's result holds (issue 13.5: an admin read of
+ * 10,000 inlined crawls answered 151 MB), and building it renders nothing.
+ */
+import { jobKind } from '../../jobs/kinds.js';
+import type { JobRecord } from '../../store/records.js';
+import { getJob } from './operations.js';
+import { JOB_FIELDS } from './schemas.js';
+
+/** Contract §2 fixes the API under `/v1`; the rest of the path is the operation's own. */
+const API_PREFIX = '/v1';
+
+export function jobSummary(job: JobRecord): Record<string, unknown> {
+  const summary: Record<string, unknown> = {};
+  for (const field of JOB_FIELDS) if (field !== 'result') summary[field] = job[field];
+  summary.result_summary = job.status === 'completed' ? jobKind(job.type).resultSummary(job) : null;
+  summary.url = `${API_PREFIX}${getJob.path.replace('{id}', job.id)}`;
+  summary.timeline = job.timeline;
+  summary.credits_cost = job.credits_cost;
+  summary.credits_hold = job.credits_hold;
+  return summary;
+}
