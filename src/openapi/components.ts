@@ -127,47 +127,34 @@ export function codesForStatus(status: number): Array<[string, CatalogEntry]> {
   return (Object.entries(ERROR_CATALOG) as Array<[string, CatalogEntry]>).filter(([, entry]) => entry.status === status);
 }
 
-export const ERROR_SCHEMA_NAME = 'Error';
+/**
+ * The envelope's name in the document: not `Error`, which generated clients would emit as a type
+ * that shadows the global `Error` (issue 14 item 4).
+ */
+export const ERROR_SCHEMA_NAME = 'ErrorEnvelope';
 
 export function errorSchemaName(status: number): string {
   return `${ERROR_SCHEMA_NAME}${status}`;
 }
 
-/** The envelope of one status: `code` and `type` limited to the catalog's codes for that status. */
+/**
+ * The envelope of one status (`ErrorEnvelope404`, …): the whole envelope of spec §7.1, closed, with
+ * `code` and `type` limited to the catalog's codes for that status. Written out whole rather than as
+ * an `allOf` over a shared envelope: generators then emit one plain type per status, and a closed
+ * envelope stays closed (Redocly reads a narrowing `allOf` part as closed and refuses `message`).
+ */
 export function errorSchemaForStatus(status: number): JsonSchema {
   const codes = codesForStatus(status);
-  const base = { $ref: `#/components/schemas/${ERROR_SCHEMA_NAME}` };
-  if (codes.length === 0) return base;
-  const required = ['code', 'type'];
+  const envelope = structuredClone(errorEnvelopeSchema) as JsonSchema & { properties: { error: JsonSchema & { properties: Record<string, JsonSchema>; required: string[] } } };
+  const error = envelope.properties.error;
+  if (codes.length > 0) {
+    error.properties.code = { enum: codes.map(([code]) => code) };
+    error.properties.type = { enum: [...new Set(codes.map(([, entry]) => entry.type))] };
+  }
   // Spec §7.1: `errors` is present on 422; §8 and contract §3.5: a 429 carries the caller's plan_tier.
-  if (status === 422) required.push('errors');
-  if (status === 429) required.push('plan_tier');
-  return {
-    title: errorSchemaName(status),
-    allOf: [
-      base,
-      {
-        type: 'object',
-        required: ['error'],
-        properties: {
-          error: {
-            type: 'object',
-            required,
-            properties: {
-              code: { enum: codes.map(([code]) => code) },
-              type: { enum: [...new Set(codes.map(([, entry]) => entry.type))] },
-              // Their shapes come from the base envelope; listed so `required` names known members.
-              ...Object.fromEntries(required.filter((name) => name !== 'code' && name !== 'type').map((name) => [name, {}])),
-            },
-          },
-        },
-      },
-    ],
-  };
-}
-
-export function errorEnvelopeComponent(): JsonSchema {
-  return { title: ERROR_SCHEMA_NAME, ...structuredClone(errorEnvelopeSchema) };
+  if (status === 422) error.required.push('errors');
+  if (status === 429) error.required.push('plan_tier');
+  return { title: errorSchemaName(status), ...envelope };
 }
 
 /** One named example per catalog code of the status, e.g. `{ resource_missing: { value: … } }`. */

@@ -3,10 +3,12 @@
  * requests describe them here, so behaviour and description cannot drift. Nothing in this module
  * names an operation; a new declaration in OPERATIONS appears in the document by itself.
  */
+import { componentRef } from '../operations/schemas.js';
 import { isWrite, type JsonSchema, type OperationDef } from '../operations/types.js';
-import { BEARER_SECURITY_SCHEME, errorEnvelopeComponent, HEADER_COMPONENTS, IDEMPOTENCY_KEY_PARAMETER } from './components.js';
+import { BEARER_SECURITY_SCHEME, HEADER_COMPONENTS, IDEMPOTENCY_KEY_PARAMETER, type HeaderName } from './components.js';
 import { NOTHING_DEPRECATED, type DeprecationPredicate } from './deprecation.js';
 import { exampleFromSchema } from './example.js';
+import { tagObject } from './tags.js';
 import { errorResponse, errorStatuses, successResponse } from './responses.js';
 
 /** Spec §9.1: the API description carries version 1.0.0. */
@@ -60,7 +62,7 @@ class SchemaRegistry {
     if (known !== undefined && known !== text) throw new Error(`Two different schemas are titled ${title}; give one another title`);
     this.serialized.set(title, text);
     this.schemas[title] = node;
-    return { $ref: `#/components/schemas/${title}` };
+    return { $ref: componentRef(title) };
   }
 }
 
@@ -120,10 +122,22 @@ function operationObject(op: OperationDef, deprecated: boolean, registry: Schema
   return operation;
 }
 
+/**
+ * The header components some response refers to. The deprecation headers are referred to only while
+ * an operation is deprecated; listing them otherwise would describe headers no response has.
+ */
+function referencedHeaders(paths: OpenApiDocument['paths']): Record<string, unknown> {
+  const text = JSON.stringify(paths);
+  const headers: Record<string, unknown> = {};
+  for (const name of Object.keys(HEADER_COMPONENTS) as HeaderName[]) {
+    if (text.includes(`"#/components/headers/${name}"`)) headers[name] = structuredClone(HEADER_COMPONENTS[name]);
+  }
+  return headers;
+}
+
 export function buildOpenApiDocument(operations: readonly OperationDef[], options: DocumentOptions = {}): OpenApiDocument {
   const isDeprecated = options.isDeprecated ?? NOTHING_DEPRECATED;
   const registry = new SchemaRegistry();
-  registry.hoist(errorEnvelopeComponent());
   const paths: OpenApiDocument['paths'] = {};
   const tags: string[] = [];
   for (const op of operations) {
@@ -136,16 +150,18 @@ export function buildOpenApiDocument(operations: readonly OperationDef[], option
     info: {
       title: 'Creator Commerce Platform API',
       version: API_VERSION,
+      // The license of the sandbox that generates and serves this description (package.json).
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Served by creator-commerce-mock, a stateful sandbox of the Creator Commerce Platform API. Generated from the same operation declarations that route and validate requests. Rate limits (spec §8): one fixed 60-second window per API key, free 600 and paid 3,000 requests.',
     },
     servers: [{ url: options.serverUrl ?? '/v1', description: 'The API, relative to the origin that serves this document.' }],
     security: [{ [SECURITY_SCHEME_NAME]: [] }],
-    tags: tags.map((name) => ({ name })),
+    tags: tags.map(tagObject),
     paths,
     components: {
       schemas: registry.schemas,
-      headers: structuredClone(HEADER_COMPONENTS),
+      headers: referencedHeaders(paths),
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
       securitySchemes: { [SECURITY_SCHEME_NAME]: BEARER_SECURITY_SCHEME },
     },

@@ -23,6 +23,41 @@ export function paginatedQuery(extra: Record<string, JsonSchema> = {}): JsonSche
   return { type: 'object', additionalProperties: false, properties: { ...extra, ...paginationQueryProperties } };
 }
 
+/**
+ * An object whose members the API leaves open (metadata, form answers, custom data…), with any
+ * members it does name. `additionalProperties: true` changes nothing for validation (JSON Schema
+ * allows other members by default) but says so to generators: without it openapi-typescript types
+ * `{ type: 'object' }` as `Record<string, never>` and refuses every value a client puts in it.
+ */
+export function openObjectSchema(schema: JsonSchema = {}): JsonSchema {
+  return { type: 'object', ...schema, additionalProperties: true };
+}
+
+/** Where the OpenAPI document puts the schema titled `title` (src/openapi/document.ts hoists it there). */
+export function componentRef(title: string): string {
+  return `#/components/schemas/${title}`;
+}
+
+/**
+ * A union of object variants told apart by one member that each variant fixes with `const` (an
+ * Experience's `type`): a `oneOf` with OpenAPI's `discriminator`. Its `mapping` names the variant of
+ * each value; without it generators type the member as the variant's component name
+ * (`"CourseExperience"`) instead of its value (`"course"`). Every variant needs a PascalCase title,
+ * which names it in the document. Validators read `discriminator` as an annotation: `oneOf` decides.
+ */
+export function discriminatedUnion(title: string, propertyName: string, variants: JsonSchema[]): JsonSchema {
+  const mapping: Record<string, string> = {};
+  for (const variant of variants) {
+    const value = ((variant.properties as Record<string, JsonSchema> | undefined)?.[propertyName] ?? {}).const;
+    if (typeof value !== 'string' || typeof variant.title !== 'string') {
+      throw new Error(`${title}: every variant needs a title and a const ${propertyName}`);
+    }
+    mapping[value] = componentRef(variant.title);
+  }
+  // `type` beside the union: every variant is an object, and strict validators want it said.
+  return { title, type: 'object', oneOf: variants, discriminator: { propertyName, mapping } };
+}
+
 /** The list envelope of spec §2.1; named `<Item>List` in the OpenAPI document when the item has a title. */
 export function listEnvelopeSchema(item: JsonSchema): JsonSchema {
   return {

@@ -24,6 +24,9 @@ function createAjv(coerce: boolean): Ajv {
   // Documentation keywords of OpenAPI that ajv's strict mode would otherwise refuse.
   ajv.addKeyword({ keyword: 'example' });
   ajv.addKeyword({ keyword: 'x-spec' });
+  // OpenAPI's hint on `oneOf` unions (see `discriminatedUnion`); the `oneOf` decides. ajv's own
+  // `discriminator` option would refuse the `mapping` generators need.
+  ajv.addKeyword({ keyword: 'discriminator' });
   return ajv;
 }
 
@@ -188,7 +191,11 @@ export function validationFailed(errors: ErrorObject[] | FieldErrors): ApiError 
       // `if/then` and `anyOf` wrappers repeat what their inner errors already say.
       if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
       const name = fieldName(error) || 'body';
-      (fields[name] ??= []).push(describeSchemaError(error));
+      const messages = (fields[name] ??= []);
+      // Each branch of a union of typed strings (`anyOf: [{type: string, format: ipv4}, …]`) says
+      // "must be of type string" for a number; the client is told once.
+      const message = describeSchemaError(error);
+      if (!messages.includes(message)) messages.push(message);
     }
   } else {
     fields = errors;

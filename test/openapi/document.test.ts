@@ -20,9 +20,12 @@ async function dereferenced(document: unknown): Promise<Json> {
   return validator.resolveRefs() as Json;
 }
 
-/** Drops the `title` that names a component: the rest must equal the declaration's schema. */
+/**
+ * Drops the `title` that names a component: the rest must equal the declaration's schema. Only the
+ * keyword (a string): a property named `title` (a crawled page's) is a schema and stays.
+ */
 function withoutTitles(schema: unknown): unknown {
-  return JSON.parse(JSON.stringify(schema, (key, value) => (key === 'title' ? undefined : value)));
+  return JSON.parse(JSON.stringify(schema, (key, value) => (key === 'title' && typeof value === 'string' ? undefined : value)));
 }
 
 function operationIn(document: Json, op: OperationDef): Json {
@@ -30,10 +33,12 @@ function operationIn(document: Json, op: OperationDef): Json {
 }
 
 const strictAjv = () => {
-  // Strict: a misspelt keyword in any declaration fails here. `example` and `x-spec` are OpenAPI's.
+  // Strict: a misspelt keyword in any declaration fails here. `example`, `x-spec` and
+  // `discriminator` (a hint on `oneOf`, which alone decides) are OpenAPI's.
   const ajv = createAjv2020({ strict: true, allowUnionTypes: true });
   ajv.addKeyword({ keyword: 'example' });
   ajv.addKeyword({ keyword: 'x-spec' });
+  ajv.addKeyword({ keyword: 'discriminator' });
   return ajv;
 };
 
@@ -144,6 +149,52 @@ describe('GET /openapi.json', () => {
     for (const [name, schema] of Object.entries(resolved.components.schemas as Json)) {
       expect(() => ajv.compile(withoutTitles(schema) as JsonSchema), name).not.toThrow();
     }
+  });
+
+  it('issue 14.4: every success body is a named component, and no component is named after a global', () => {
+    const bodies = OPERATIONS.map((op) => operationIn(served, op).responses[String(op.success.status)].content['application/json'].schema);
+    expect(bodies.map((schema) => schema.$ref)).toEqual(OPERATIONS.map((op) => `#/components/schemas/${op.success.schema.title}`));
+    expect(bodies.map((schema) => schema.$ref.split('/').pop()).sort()).toEqual(
+      [
+        'ApiKey', 'ApiKeyList', 'StatusReport', 'Job', 'Job', 'FormSubmission', 'ConversionResult', 'Inbox', 'MessageList', 'ExperienceList',
+        'ExperienceLinkDeletion', 'DiscountDeletion', 'EventSession',
+      ].sort(),
+    );
+    for (const name of ['Experience', 'Message']) expect(served.components.schemas[name], name).toBeDefined();
+    expect(Object.keys(served.components.schemas).filter((name) => name in globalThis)).toEqual([]);
+  });
+
+  it('issue 14.4: every object schema says whether it takes other members (open objects are maps, not empty)', () => {
+    const unsaid: string[] = [];
+    const visit = (node: unknown, at: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      if (Array.isArray(node)) return node.forEach((child, i) => visit(child, `${at}/${i}`));
+      const schema = node as Json;
+      if (schema.type === 'object' && !schema.oneOf && schema.additionalProperties === undefined) unsaid.push(at);
+      for (const [key, child] of Object.entries(schema)) if (key !== 'example' && key !== 'examples') visit(child, `${at}/${key}`);
+    };
+    visit(served.components.schemas, '#/components/schemas');
+    for (const [path, item] of Object.entries(served.paths as Json)) {
+      for (const [method, operation] of Object.entries(item as Json)) {
+        visit((operation as Json).requestBody, `${method.toUpperCase()} ${path} requestBody`);
+        visit((operation as Json).responses, `${method.toUpperCase()} ${path} responses`);
+      }
+    }
+    expect(unsaid).toEqual([]);
+  });
+
+  it('issue 14.4: an Experience is a oneOf of its types, discriminated by `type`, each mapped to its variant', () => {
+    const experience = served.components.schemas.Experience;
+    expect(experience.discriminator.propertyName).toBe('type');
+    const variants = (experience.oneOf as Json[]).map((ref) => served.components.schemas[ref.$ref.split('/').pop()]);
+    expect(Object.keys(experience.discriminator.mapping)).toEqual(variants.map((variant) => variant.properties.type.const));
+    expect(Object.values(experience.discriminator.mapping)).toEqual((experience.oneOf as Json[]).map((ref) => ref.$ref));
+  });
+
+  it('issue 14.4: every tag has a description, and the document states its license', () => {
+    expect(served.tags.length).toBeGreaterThan(0);
+    for (const tag of served.tags) expect(tag.description, tag.name).toMatch(/\S/);
+    expect(served.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
   });
 
   it('every parameter example matches its schema', () => {

@@ -11,6 +11,7 @@ import type { MockApp } from '../../src/app.js';
 import { ERROR_CATALOG, type CatalogEntry } from '../../src/errors/catalog.js';
 import type { FinishedResponse } from '../../src/http/observe-responses.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
+import { errorEnvelopeSchema } from '../../src/operations/schemas.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
   ajv: Ajv2020,
@@ -168,7 +169,8 @@ export function contractProblems(app: MockApp, response: FinishedResponse): stri
     // No operation: an unknown path (404), a known path with another method (405), or a 429 counted first.
     const allowed = matched ? [405, 429, 500] : [404, 429, 500];
     if (!allowed.includes(response.status)) problems.push(`status ${response.status} for a request no operation answers (expected one of ${allowed.join(', ')})`);
-    const validate = validators.validator('/components/schemas/Error');
+    // The document describes operations only; a request none answers gets the envelope of spec §7.1.
+    const validate = compiledFor(errorEnvelopeSchema);
     if (!validate(body)) problems.push(`body is not the Error envelope: ${describeErrors(validate)}`);
     problems.push(...catalogProblems(response.status, body), ...headerProblems(validators, commonHeaders(validators), response));
     return problems;

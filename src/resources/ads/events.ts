@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FieldErrors } from '../../errors/api-error.js';
+import { openObjectSchema } from '../../operations/schemas.js';
 import type { JsonSchema } from '../../operations/types.js';
 
 export const ACTION_SOURCES = ['website', 'email', 'app', 'phone_call', 'chat', 'physical_store', 'system_generated', 'other'] as const;
@@ -66,14 +67,14 @@ export const conversionEventSchema: JsonSchema = {
         },
         phone: { type: 'string', minLength: 7, maxLength: 64, description: 'Plain (digits kept, then hashed) or SHA-256 hex.' },
         external_id: { type: 'string', minLength: 1, maxLength: 255 },
-        client_ip_address: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] },
+        // Each branch says `string`: an untyped branch makes generators type the address `unknown`.
+        client_ip_address: { anyOf: [{ type: 'string', format: 'ipv4' }, { type: 'string', format: 'ipv6' }], description: 'An IPv4 or IPv6 address.' },
         client_user_agent: { type: 'string', minLength: 1, maxLength: 1024 },
         fbc: { type: 'string', maxLength: 255 },
         fbp: { type: 'string', maxLength: 255 },
       },
     },
-    custom_data: {
-      type: 'object',
+    custom_data: openObjectSchema({
       properties: {
         value: { type: 'number', minimum: 0 },
         currency: { type: 'string', pattern: '^[A-Za-z]{3}$' },
@@ -82,7 +83,7 @@ export const conversionEventSchema: JsonSchema = {
         content_type: { type: 'string', maxLength: 100 },
         num_items: { type: 'integer', minimum: 0 },
       },
-    },
+    }),
   },
 };
 

@@ -3,6 +3,7 @@ import { defineOperation, type JsonSchema } from '../../operations/types.js';
 import { findByIdOrSlug, required } from '../lookup.js';
 
 export const discountDeletionSchema: JsonSchema = {
+  title: 'DiscountDeletion',
   type: 'object',
   additionalProperties: false,
   required: ['id', 'object', 'deleted'],

@@ -1,6 +1,6 @@
 /** Email: update inbox (spec §4.7) and list inbox messages (spec §4.8; filters `label` and `direction`, contract §2). */
 import { listPage, type ListQuery } from '../../operations/pagination.js';
-import { listEnvelopeSchema, paginatedQuery, prefixedIdSchema } from '../../operations/schemas.js';
+import { listEnvelopeSchema, openObjectSchema, paginatedQuery, prefixedIdSchema } from '../../operations/schemas.js';
 import { defineOperation } from '../../operations/types.js';
 import { validationFailed } from '../../operations/validation.js';
 import { required } from '../lookup.js';
@@ -23,7 +23,7 @@ export const updateInbox = defineOperation<{ display_name?: string; metadata?: R
     additionalProperties: false,
     properties: {
       display_name: { type: 'string', minLength: 1, maxLength: 255 },
-      metadata: { type: 'object', description: 'Merged into the existing metadata; a key with value null is removed.' },
+      metadata: openObjectSchema({ description: 'Merged into the existing metadata; a key with value null is removed.' }),
     },
   },
   success: { status: 200, description: 'The updated inbox.', schema: inboxSchema },

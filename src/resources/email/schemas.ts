@@ -1,10 +1,11 @@
 /** Inbox (spec §2.5) and Message (spec §2.6), with the element shapes we chose (README fidelity table). */
-import { timestampSchema } from '../../operations/schemas.js';
+import { openObjectSchema, timestampSchema } from '../../operations/schemas.js';
 import type { JsonSchema } from '../../operations/types.js';
 import { viewFrom } from '../view.js';
 import type { InboxRecord, MessageRecord } from '../../store/records.js';
 
 export const inboxSchema: JsonSchema = {
+  title: 'Inbox',
   type: 'object',
   additionalProperties: false,
   required: ['object', 'id', 'address', 'local_part', 'domain', 'display_name', 'status', 'metadata', 'created_at'],
@@ -16,7 +17,7 @@ export const inboxSchema: JsonSchema = {
     domain: { type: 'string' },
     display_name: { type: 'string' },
     status: { const: 'active' },
-    metadata: { type: 'object' },
+    metadata: openObjectSchema({ description: 'Your own keys and values, as last merged by `PATCH`.' }),
     created_at: timestampSchema,
   },
 };
@@ -24,6 +25,7 @@ export const inboxSchema: JsonSchema = {
 const stringList: JsonSchema = { type: 'array', items: { type: 'string' } };
 
 export const messageSchema: JsonSchema = {
+  title: 'Message',
   type: 'object',
   additionalProperties: false,
   required: [
@@ -49,15 +51,16 @@ export const messageSchema: JsonSchema = {
     preview: { type: 'string', maxLength: 100 },
     labels: stringList,
     suppressed: { ...stringList, description: 'Recipient addresses not sent to because they are suppressed.' },
-    delivery: {
-      type: 'object',
+    delivery: openObjectSchema({
+      title: 'MessageDelivery',
       required: ['status'],
       properties: { status: { enum: ['received', 'delivered'] } },
       description: 'Inbound: status, received_at, spf, dkim, dmarc. Outbound: status, delivered_at, attempts, smtp_response.',
-    },
+    }),
     attachments: {
       type: 'array',
       items: {
+        title: 'MessageAttachment',
         type: 'object',
         additionalProperties: false,
         required: ['attachment_id', 'filename', 'content_type', 'size', 'inline'],

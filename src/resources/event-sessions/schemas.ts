@@ -37,6 +37,7 @@ export const createEventSessionBodySchema: JsonSchema = {
 };
 
 export const eventSessionSchema: JsonSchema = {
+  title: 'EventSession',
   type: 'object',
   additionalProperties: false,
   required: [

@@ -164,14 +164,13 @@ export const DETAILS: Record<ExperienceType, DetailsKind> = {
   },
 };
 
-/** `details` validated by type: one `if type = X then details matches X's schema` per type. */
-export function detailsSchemaByType(): JsonSchema[] {
-  return (Object.entries(DETAILS) as [ExperienceType, DetailsKind][]).map(([type, kind]) => ({
-    if: { properties: { type: { const: type } } },
-    then: {
-      properties: {
-        details: { type: 'object', additionalProperties: false, required: Object.keys(kind.schema), properties: kind.schema },
-      },
-    },
-  }));
+/** `course` -> `Course`, `event_type` -> `EventType`: the stem of the type's schema names. */
+export function pascalCase(type: string): string {
+  return type.replace(/(^|_)([a-z])/g, (_match, _sep: string, letter: string) => letter.toUpperCase());
+}
+
+/** The `details` of one type: closed, every member present (`CourseDetails`, … in the OpenAPI document). */
+export function detailsSchemaFor(type: ExperienceType): JsonSchema {
+  const { schema } = DETAILS[type];
+  return { title: `${pascalCase(type)}Details`, type: 'object', additionalProperties: false, required: Object.keys(schema), properties: schema };
 }

@@ -1,5 +1,5 @@
 /** FormSubmission of spec §2.4 and the create body of §4.5. */
-import { prefixedIdSchema, timestampSchema } from '../../operations/schemas.js';
+import { openObjectSchema, prefixedIdSchema, timestampSchema } from '../../operations/schemas.js';
 import type { JsonSchema } from '../../operations/types.js';
 import { viewFrom } from '../view.js';
 import type { FormSubmissionRecord } from '../../store/records.js';
@@ -23,14 +23,13 @@ export const createFormSubmissionBodySchema: JsonSchema = {
       maxLength: 254,
       description: "The respondent's email: matches or creates the customer, and fills the form's email field when answers do not.",
     },
-    answers: {
-      type: 'object',
+    answers: openObjectSchema({
       default: {},
       maxProperties: 100,
       description:
         'Field id -> value. A string for most fields, a number for `number`, a list of choices for a `checkbox` with options, ' +
         'true/false for a single checkbox.',
-    },
+    }),
     name: {
       type: 'string',
       minLength: 1,
@@ -41,6 +40,7 @@ export const createFormSubmissionBodySchema: JsonSchema = {
 };
 
 const answerSchema: JsonSchema = {
+  title: 'FormSubmissionAnswer',
   type: 'object',
   additionalProperties: false,
   required: ['field_type', 'label', 'required', 'value', 'options'],
@@ -54,6 +54,7 @@ const answerSchema: JsonSchema = {
 };
 
 export const formSubmissionSchema: JsonSchema = {
+  title: 'FormSubmission',
   type: 'object',
   additionalProperties: false,
   required: ['id', 'object', 'answers', 'respondent_type', 'created_at', 'respondent_id', 'form_id'],

@@ -6,6 +6,7 @@ import { findByIdOrSlug, required } from '../lookup.js';
 import { revokeGrants } from './grants.js';
 
 export const experienceLinkDeletionSchema: JsonSchema = {
+  title: 'ExperienceLinkDeletion',
   type: 'object',
   additionalProperties: false,
   required: ['price_variant', 'experience', 'object', 'deleted'],

@@ -37,6 +37,7 @@ export const crawlBodySchema: JsonSchema = {
 
 /** The input as stored on the job: the body with its defaults. */
 export const crawlInputSchema: JsonSchema = {
+  title: 'CrawlInput',
   type: 'object',
   additionalProperties: false,
   required: ['url', 'max_pages', 'max_depth'],
@@ -44,6 +45,7 @@ export const crawlInputSchema: JsonSchema = {
 };
 
 export const crawledPageSchema: JsonSchema = {
+  title: 'CrawledPage',
   type: 'object',
   additionalProperties: false,
   required: ['url', 'title', 'depth', 'status_code', 'parent_url', 'links', 'markdown'],
@@ -59,6 +61,7 @@ export const crawledPageSchema: JsonSchema = {
 };
 
 export const crawlResultSchema: JsonSchema = {
+  title: 'CrawlResult',
   type: 'object',
   additionalProperties: false,
   required: ['pages_count', 'pages'],
@@ -68,4 +71,9 @@ export const crawlResultSchema: JsonSchema = {
   },
 };
 
-export const crawlJobSchema: JsonSchema = jobSchemaFor({ ...CRAWL_JOB, input: crawlInputSchema, result: crawlResultSchema });
+/**
+ * The Job both `crawlSite` and `getJob` answer. Named `Job` in the OpenAPI document, so generated
+ * clients get one type for both; a second job kind would make `Job` a union of the kinds (the
+ * document builder refuses two different schemas under one name).
+ */
+export const crawlJobSchema: JsonSchema = { title: 'Job', ...jobSchemaFor({ ...CRAWL_JOB, input: crawlInputSchema, result: crawlResultSchema }) };
