@@ -147,6 +147,19 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
       expect(res.body.answers.find((a: { field_type: string }) => a.field_type === 'checkbox').value).toBe(stored);
     });
 
+    it('issue 14.1 (§4.5): an empty name takes the default; long free text is stored as sent', async () => {
+      const long = 'x'.repeat(6000);
+      const res = await submit({ form_id: PINNED.free.surveyForm, email: 'sam@example.com', name: '', answers: { [survey.role]: 'Side project' } });
+      expectSuccess(res, createFormSubmission);
+      expect(res.body.answers[1].value).toBe('sam');
+      const { form } = await registration();
+      const goals = form.fields.find((f) => f.field_type === 'textarea')!;
+      const consent = form.fields.find((f) => f.field_type === 'checkbox')!;
+      const text = await submit({ form_id: form.id, email: 'sam@example.com', name: 'n'.repeat(300), answers: { [goals.id]: long, [consent.id]: true } });
+      expectSuccess(text, createFormSubmission);
+      expect(text.body.answers.map((a: { value: string }) => a.value.length)).toEqual(expect.arrayContaining([300, 6000]));
+    });
+
     it('issue 14.1 (§2.4): "false" on a required consent box is "must be checked", not a type error; "maybe" is still refused', async () => {
       const { form, consent } = await registration();
       const unchecked = await submit({ form_id: form.id, email: 'ada@example.com', answers: { [consent.id]: 'false' } });

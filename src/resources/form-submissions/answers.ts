@@ -47,7 +47,8 @@ export function isUnanswered(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-function text(value: unknown, max: number): Checked {
+/** A text answer, trimmed; `max` bounds only the typed fields (an address, a phone, a URL), not free text. */
+function text(value: unknown, max = Infinity): Checked {
   const sent = scalarText(value);
   if (sent === undefined) return { error: ANSWER_MESSAGES.notString };
   const trimmed = sent.trim();
@@ -104,9 +105,8 @@ export function checkAnswer(field: FormField, value: unknown): Checked {
     case 'email':
       return matching(value, 254, (s) => EMAIL.test(s), ANSWER_MESSAGES.email);
     case 'text':
-      return text(value, 255);
     case 'textarea':
-      return text(value, 5000);
+      return text(value);
     case 'number': {
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       return Number.isFinite(n) ? { value: String(n) } : { error: ANSWER_MESSAGES.number };
@@ -148,7 +148,8 @@ export function resolveAnswers(form: FormRecord, input: SubmissionInput): { answ
   if (unanswered(emailField) && input.email !== undefined) given[emailField.id] = input.email;
   const fieldEmail = emailField && typeof given[emailField.id] === 'string' ? (given[emailField.id] as string).trim() : undefined;
   const email = input.email ?? fieldEmail;
-  const name = input.name ?? (email ? email.slice(0, email.lastIndexOf('@')) : '');
+  // An empty name is what a form posts when its name box is left blank: the default applies.
+  const name = input.name?.trim() || (email ? email.slice(0, email.lastIndexOf('@')) : '');
   const firstText = form.fields.find((f) => f.field_type === 'text');
   if (unanswered(firstText) && name !== '') given[firstText.id] = name;
 
