@@ -19,6 +19,18 @@ const purchase = {
   custom_data: { value: 49, currency: 'USD', order_id: '1001', content_ids: ['prod_course'] },
 };
 
+/** A conversions record of an event sent to the free account's pinned destination without test_code. */
+const recorded = (members: Record<string, unknown>) => ({
+  id: expect.stringMatching(/^conv_/),
+  object: 'conversion',
+  ad_account_id: PINNED.free.adAccount,
+  destination_id: PINNED.free.destination,
+  ...members,
+  test: false,
+  test_code: null,
+  received_at: FROZEN_AT,
+});
+
 describe('POST /v1/ads/conversions (spec §4.6)', () => {
   let app: MockApp;
   beforeEach(() => {
@@ -37,22 +49,10 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
     await send(valid({ events: [purchase, { event_name: 'Lead', event_time: NOW, user_data: { external_id: 'cus_42' } }] }));
     const { conversions } = await stateOf(app, ACCOUNTS.free);
     expect(conversions).toEqual([
-      {
-        id: expect.stringMatching(/^conv_/),
-        object: 'conversion',
-        ad_account_id: PINNED.free.adAccount,
-        destination_id: PINNED.free.destination,
-        event_name: 'Purchase',
-        event_time: NOW - 120,
-        event_id: 'order_1001',
-        action_source: 'website',
-        event_source_url: 'https://example.com/checkout/thanks',
+      recorded({
+        ...purchase,
         user_data: { email: sha256('ada@example.com'), phone: sha256('15550102030'), client_ip_address: '203.0.113.7', client_user_agent: 'Mozilla/5.0' },
-        custom_data: { value: 49, currency: 'USD', order_id: '1001', content_ids: ['prod_course'] },
-        test: false,
-        test_code: null,
-        received_at: FROZEN_AT,
-      },
+      }),
       expect.objectContaining({ event_name: 'Lead', event_time: NOW, user_data: { external_id: 'cus_42' } }),
     ]);
   });
@@ -113,16 +113,7 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
     expectSuccess(res, sendConversions);
     const { conversions } = await stateOf(app, ACCOUNTS.free);
     expect(conversions).toEqual([
-      {
-        id: expect.stringMatching(/^conv_/),
-        object: 'conversion',
-        ad_account_id: PINNED.free.adAccount,
-        destination_id: PINNED.free.destination,
-        ...event,
-        test: false,
-        test_code: null,
-        received_at: FROZEN_AT,
-      },
+      recorded(event),
     ]);
   });
 
