@@ -6,7 +6,9 @@ import {
   DeprecationRuleError,
   deprecationHeaders,
   earliestSunset,
+  MIN_SUNSET_DAYS,
   parseDeprecation,
+  sixCalendarMonthsAfter,
   type DeprecationConfig,
   type DeprecationInfo,
 } from '../src/http/deprecation.js';
@@ -19,7 +21,7 @@ import { readDeprecation, spyOnState, writeFixture } from './support/protocol.js
 const LIST_KEYS: DeprecationConfig = {
   operation_id: 'listApiKeys',
   deprecated_at: '2026-01-01T00:00:00Z',
-  sunset: '2026-07-01T00:00:00Z',
+  sunset: '2027-01-01T00:00:00Z',
   link: 'https://docs.example.com/migrations/list-keys',
 };
 
@@ -45,7 +47,7 @@ describe('a deprecated operation (spec §9)', () => {
     expect(res.status).toBe(200);
     expectDeprecated(res, LIST_KEYS);
     expect(res.headers.deprecation).toBe('@1767225600');
-    expect(res.headers.sunset).toBe('Wed, 01 Jul 2026 00:00:00 GMT');
+    expect(res.headers.sunset).toBe('Fri, 01 Jan 2027 00:00:00 GMT');
   });
 
   it('§9.4: other operations never carry the headers, not even another method on the same path', async () => {
@@ -81,8 +83,8 @@ describe('a deprecated operation (spec §9)', () => {
   });
 
   it('§9: the deprecations option of createApp marks operations and overrides the fixture for the same one', async () => {
-    const fromOption = { ...LIST_KEYS, sunset: '2027-01-01T00:00:00Z', link: '/docs/keys-v2' };
-    const status = { operation_id: 'getStatus', deprecated_at: '2025-12-01T00:00:00+01:00', sunset: '2026-06-01T00:00:00+01:00', link: 'https://x.test/s' };
+    const fromOption = { ...LIST_KEYS, sunset: '2027-02-01T00:00:00Z', link: '/docs/keys-v2' };
+    const status = { operation_id: 'getStatus', deprecated_at: '2025-12-01T00:00:00+01:00', sunset: '2026-06-03T00:00:00+01:00', link: 'https://x.test/s' };
     const api = client(makeApp({ fixtures: fixtureWith([LIST_KEYS]), deprecations: [fromOption, status] }));
     expectDeprecated(await api.get('/v1/auth/keys').set(bearer(KEYS.free)), fromOption);
     const res = await api.get('/v1/status').set(bearer(KEYS.free));
@@ -125,9 +127,9 @@ describe('scenarios and the registry (spec §9; contract §3.5 deprecated-operat
     expect(states.map((s) => s.deprecation?.operationId)).toEqual(['getStatus', undefined]);
   });
 
-  it('§9: the registry refuses a sunset less than six months after the deprecation', () => {
+  it('issue 14.1 (§9.3): the registry refuses a sunset six calendar months but fewer than 183 days after the deprecation', () => {
     const registry = new DeprecationRegistry();
-    const info: DeprecationInfo = { operationId: 'getStatus', deprecatedAt: Date.parse('2026-01-01T00:00:00Z'), sunset: Date.parse('2026-06-30T23:59:59Z'), link: '/x' };
+    const info: DeprecationInfo = { operationId: 'getStatus', deprecatedAt: Date.parse('2026-01-01T00:00:00Z'), sunset: Date.parse('2026-07-01T00:00:00Z'), link: '/x' };
     expect(() => registry.set(info)).toThrow(DeprecationRuleError);
     expect(registry.isDeprecated('getStatus')).toBe(false);
   });
@@ -136,34 +138,44 @@ describe('scenarios and the registry (spec §9; contract §3.5 deprecated-operat
     const info = parseDeprecation(LIST_KEYS);
     expect(deprecationHeaders(info)).toEqual({
       Deprecation: '@1767225600',
-      Sunset: 'Wed, 01 Jul 2026 00:00:00 GMT',
+      Sunset: 'Fri, 01 Jan 2027 00:00:00 GMT',
       Link: '<https://docs.example.com/migrations/list-keys>; rel="deprecation"',
     });
   });
 });
 
 describe('the six-month rule and other checks at load (spec §8, §9)', () => {
-  it('§9: "six months" is six calendar months, a day past the month end clamping to its last day', () => {
-    const at = (iso: string) => new Date(earliestSunset(Date.parse(iso))).toISOString();
+  it('§9: six calendar months keep the time of day, a day past the month end clamping to its last day', () => {
+    const at = (iso: string) => new Date(sixCalendarMonthsAfter(Date.parse(iso))).toISOString();
     expect(at('2026-01-15T12:00:00Z')).toBe('2026-07-15T12:00:00.000Z');
     expect(at('2026-08-31T10:00:00Z')).toBe('2027-02-28T10:00:00.000Z');
     expect(at('2027-08-31T10:00:00Z')).toBe('2028-02-29T10:00:00.000Z');
     expect(at('2026-12-31T23:59:59Z')).toBe('2027-06-30T23:59:59.000Z');
   });
 
-  it('§9: exactly six months is accepted; one second less is refused naming the option and the field', () => {
-    expect(() => makeApp({ deprecations: [LIST_KEYS] })).not.toThrow();
-    const early = { ...LIST_KEYS, sunset: '2026-06-30T23:59:59Z' };
-    expect(() => makeApp({ deprecations: [early] })).toThrow(ConfigError);
-    expect(() => makeApp({ deprecations: [early] })).toThrow(
-      /^deprecations\[0\]\.sunset: must be at least 6 months after deprecated_at \(2026-01-01T00:00:00.000Z\): the earliest allowed is 2026-07-01T00:00:00.000Z/,
+  it('issue 14.1 (§9.3 "always at least six months after"): a sunset must satisfy calendar months and day arithmetic both', () => {
+    const at = (iso: string) => new Date(earliestSunset(Date.parse(iso))).toISOString();
+    // Six calendar months from January 1 is only 181 days: a client counting 183 days would reject it.
+    expect(at('2026-01-01T00:00:00Z')).toBe('2026-07-03T00:00:00.000Z');
+    // From July 1 six calendar months are 184 days: the calendar reading is the later one.
+    expect(at('2026-07-01T00:00:00Z')).toBe('2027-01-01T00:00:00.000Z');
+    expect(MIN_SUNSET_DAYS).toBe(183);
+  });
+
+  it('issue 14.1 (§9.3): six calendar months but fewer than 183 days is refused naming the option and the field; 183 days is accepted', () => {
+    const sixCalendarMonths = { ...LIST_KEYS, sunset: '2026-07-01T00:00:00Z' };
+    expect(() => makeApp({ deprecations: [sixCalendarMonths] })).toThrow(ConfigError);
+    expect(() => makeApp({ deprecations: [sixCalendarMonths] })).toThrow(
+      /^deprecations\[0\]\.sunset: must be at least 6 calendar months and 183 days after deprecated_at \(2026-01-01T00:00:00.000Z\): the earliest allowed is 2026-07-03T00:00:00.000Z/,
     );
+    expect(() => makeApp({ deprecations: [{ ...LIST_KEYS, sunset: '2026-07-03T00:00:00Z' }] })).not.toThrow();
+    expect(() => makeApp({ deprecations: [{ ...LIST_KEYS, sunset: '2026-07-02T23:59:59Z' }] })).toThrow(ConfigError);
   });
 
   it('§9: a fixture whose sunset breaks the rule is refused naming the file and the JSON path', () => {
     const file = fixtureWith([LIST_KEYS, { ...LIST_KEYS, operation_id: 'getStatus', sunset: '2026-02-01T00:00:00Z' }]);
     expect(() => makeApp({ fixtures: file })).toThrow(FixtureError);
-    expect(() => makeApp({ fixtures: file })).toThrow(/fixture .*fixture\.json at \/deprecations\/1\/sunset: must be at least 6 months after deprecated_at/);
+    expect(() => makeApp({ fixtures: file })).toThrow(/fixture .*fixture\.json at \/deprecations\/1\/sunset: must be at least 6 calendar months and 183 days after deprecated_at/);
   });
 
   it.each([
@@ -203,7 +215,7 @@ describe('the six-month rule and other checks at load (spec §8, §9)', () => {
     expect(run.status).toBe(2);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^creator-commerce-mock: fixture .*fixture\.json at \/deprecations\/0\/sunset: must be at least 6 months after deprecated_at/);
+    expect(lines[0]).toMatch(/^creator-commerce-mock: fixture .*fixture\.json at \/deprecations\/0\/sunset: must be at least 6 calendar months and 183 days after deprecated_at/);
     expect(run.stdout).toBe('');
   });
 });

@@ -103,11 +103,18 @@ describe('POST /v1/experiences/{experience_id}/event_sessions (spec §4.12)', ()
     });
   });
 
-  it('§4.12, §7.2: title and start_time are required (400 parameter_missing)', async () => {
-    expectError(await create(PINNED.free.workshop, { start_time: session.start_time }), 'parameter_missing', {
-      param: 'title',
-      message: MESSAGES.missingParameter('title'),
-    });
+  it("issue 14.1 (§4.12: required fields not shown): a session without a title takes the experience's name; long texts are stored as sent", async () => {
+    const experience = (await stateOf(app, ACCOUNTS.free)).experiences.find((e) => e.id === PINNED.free.workshop)!;
+    const untitled = await create(PINNED.free.workshop, { start_time: session.start_time });
+    expectSuccess(untitled, createEventSession);
+    expect(untitled.body.title).toBe(experience.name);
+    const long = { title: 't'.repeat(300), description: 'd'.repeat(6000), location_details: 'l'.repeat(1200) };
+    const res = await create(PINNED.free.workshop, { start_time: session.start_time, ...long });
+    expectSuccess(res, createEventSession);
+    expect(res.body).toMatchObject(long);
+  });
+
+  it('§4.12, §7.2: start_time is required (400 parameter_missing): a session cannot be scheduled without it', async () => {
     expectError(await create(PINNED.free.workshop, { title: 'x' }), 'parameter_missing', { param: 'start_time', message: MESSAGES.missingParameter('start_time') });
   });
 

@@ -1,12 +1,21 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MockApp } from '../src/app.js';
 import { MESSAGES } from '../src/errors/messages.js';
+import { FIXTURES_DIR } from '../src/options.js';
 import { ANSWER_MESSAGES } from '../src/resources/form-submissions/answers.js';
 import { createFormSubmission } from '../src/resources/form-submissions/operations.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from './support/harness.js';
+import { writeFixture } from './support/protocol.js';
 import { expectSuccess, newTenant, PINNED, stateOf } from './support/resources.js';
 
 const { survey } = PINNED.free;
+
+const WITH_REGISTRATION_FORM = (() => {
+  const base = JSON.parse(readFileSync(path.join(FIXTURES_DIR, 'default.json'), 'utf8')) as { template: { counts: Record<string, number> } };
+  return writeFixture({ template: { ...base.template, counts: { ...base.template.counts, forms: 5 } } });
+})();
 
 describe('POST /v1/form_submissions (spec §4.5)', () => {
   let app: MockApp;
@@ -112,6 +121,66 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
     expect(res.body.answers[3]).toEqual({ field_type: 'checkbox', label: 'Which topics should we cover?', required: false, value: `${options[0]}, ${options[2]}`, options });
   });
 
+  describe('issue 14.1 (§2.4: every answer value is a string): values in the form a browser posts are accepted', () => {
+    // The pinned forms are a newsletter and a survey; a fifth form is the `registration` preset with its consent box.
+    beforeEach(() => {
+      app = makeApp({ fixtures: WITH_REGISTRATION_FORM });
+    });
+    const registration = async () => {
+      const form = (await stateOf(app, ACCOUNTS.free)).forms.find((f) => f.fields.some((x) => x.field_type === 'checkbox' && x.options.length === 0))!;
+      const field = (type: string) => form.fields.find((x) => x.field_type === type)!;
+      return { form, consent: field('checkbox'), name: field('text'), phone: field('phone') };
+    };
+
+    it.each([
+      ['true', 'true'],
+      ['TRUE', 'true'],
+      ['on', 'true'],
+      ['yes', 'true'],
+      ['the checkbox label', 'true'],
+      [true, 'true'],
+    ])('issue 14.1 (§2.4): a consent checkbox answered %j is stored as %j', async (sent, stored) => {
+      const { form, consent } = await registration();
+      const value = sent === 'the checkbox label' ? consent.label : sent;
+      const res = await submit({ form_id: form.id, email: 'ada@example.com', answers: { [consent.id]: value } });
+      expectSuccess(res, createFormSubmission);
+      expect(res.body.answers.find((a: { field_type: string }) => a.field_type === 'checkbox').value).toBe(stored);
+    });
+
+    it('issue 14.1 (§4.5): an empty name takes the default; long free text is stored as sent', async () => {
+      const long = 'x'.repeat(6000);
+      const res = await submit({ form_id: PINNED.free.surveyForm, email: 'sam@example.com', name: '', answers: { [survey.role]: 'Side project' } });
+      expectSuccess(res, createFormSubmission);
+      expect(res.body.answers[1].value).toBe('sam');
+      const { form } = await registration();
+      const goals = form.fields.find((f) => f.field_type === 'textarea')!;
+      const consent = form.fields.find((f) => f.field_type === 'checkbox')!;
+      const text = await submit({ form_id: form.id, email: 'sam@example.com', name: 'n'.repeat(300), answers: { [goals.id]: long, [consent.id]: true } });
+      expectSuccess(text, createFormSubmission);
+      expect(text.body.answers.map((a: { value: string }) => a.value.length)).toEqual(expect.arrayContaining([300, 6000]));
+    });
+
+    it('issue 14.1 (§2.4): "false" on a required consent box is "must be checked", not a type error; "maybe" is still refused', async () => {
+      const { form, consent } = await registration();
+      const unchecked = await submit({ form_id: form.id, email: 'ada@example.com', answers: { [consent.id]: 'false' } });
+      expectError(unchecked, 'validation_failed', { param: `answers.${consent.id}`, errors: { [`answers.${consent.id}`]: [ANSWER_MESSAGES.consentRequired] } });
+      const nonsense = await submit({ form_id: form.id, email: 'ada@example.com', answers: { [consent.id]: 'maybe' } });
+      expectError(nonsense, 'validation_failed', { param: `answers.${consent.id}`, errors: { [`answers.${consent.id}`]: [ANSWER_MESSAGES.consent] } });
+    });
+
+    it('issue 14.1 (§2.4): numbers for text and phone fields, a one-choice string and an empty select are taken in their string form', async () => {
+      const { form, consent, name, phone } = await registration();
+      const res = await submit({ form_id: form.id, email: 'ada@example.com', answers: { [consent.id]: 'on', [name.id]: 42, [phone.id]: 15550102030 } });
+      expectSuccess(res, createFormSubmission);
+      const values = Object.fromEntries(res.body.answers.map((a: { label: string; value: string }) => [a.label, a.value]));
+      expect(values).toMatchObject({ [name.label]: '42', [phone.label]: '15550102030' });
+      // An empty string is what a form posts for a field left blank: unanswered, not invalid.
+      const blank = await submit({ form_id: PINNED.free.surveyForm, email: 'a@example.com', answers: { [survey.role]: 'Side project', [survey.topics]: '' } });
+      expectSuccess(blank, createFormSubmission);
+      expect(blank.body.answers.map((a: { field_type: string }) => a.field_type)).toEqual(['email', 'text', 'select']);
+    });
+  });
+
   it('§4.5: the email can come from the email field alone; the customer is matched by it', async () => {
     const res = await submit({ form_id: PINNED.free.newsletterForm, answers: { fld_free_newsletter_email: 'only@example.com' } });
     expectSuccess(res, createFormSubmission);
@@ -128,7 +197,7 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
     const res = await submit({
       form_id: PINNED.free.surveyForm,
       email: 'a@example.com',
-      answers: { [survey.role]: 'Astronaut', [survey.name]: 42, [survey.topics]: ['Not an option'], fld_nope: 'x' },
+      answers: { [survey.role]: 'Astronaut', [survey.name]: { first: 'Ada' }, [survey.topics]: ['Not an option'], fld_nope: 'x' },
     });
     const state = await stateOf(app, ACCOUNTS.free);
     const fields = state.forms.find((f) => f.id === PINNED.free.surveyForm)!.fields;

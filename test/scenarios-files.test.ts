@@ -127,7 +127,7 @@ describe('invalid scenario files are refused at load (contract §3.5)', () => {
     ['a param named like a scope key', one({ effect: { delay_ms: 1 } }, { params: { times: { type: 'integer', default: 1 } } }), /bad\.json at \/params: invalid name 'times'/],
     ['an effect its default breaks', one({ effect: { delay_ms: { $param: 'd' } } }, { params: { d: { type: 'integer', default: 40_000 } } }), /at \/rules\/0\/effect\/delay_ms: must be <= 30000 \(param 'd' at its default 40000\)/],
     ['two answers in one effect', one({ effect: { error: { code: 'internal_error' }, expire_key: true } }), /at \/rules\/0\/effect\/expire_key: cannot be combined with 'error'/],
-    ['a sunset too early', one({ effect: { deprecate: DEPRECATE } }), /at \/rules\/0\/effect\/deprecate\/sunset: must be at least 6 months after deprecated_at/],
+    ['a sunset too early', one({ effect: { deprecate: DEPRECATE } }), /at \/rules\/0\/effect\/deprecate\/sunset: must be at least 6 calendar months and 183 days after deprecated_at/],
     ['an unknown operation', one({ match: { operations: ['listWidgets'] }, effect: { delay_ms: 1 } }), /at \/rules\/0\/match\/operations\/0: unknown operation 'listWidgets' \(known operations: /],
     ['an unknown method', one({ match: { methods: ['PUT'] }, effect: { delay_ms: 1 } }), /at \/rules\/0\/match\/methods\/0: must be one of: GET, POST, PATCH, DELETE/],
     ['a job outcome that is not one', one({ effect: { job: { outcome: 'exploded' } } }), /at \/rules\/0\/effect\/job\/outcome: must be one of: completed, failed, cancelled/],

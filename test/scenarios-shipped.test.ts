@@ -240,13 +240,14 @@ describe('deprecated-operations (contract §3.5; spec §9)', () => {
     expect([other.headers.deprecation, other.headers.sunset, other.headers.link]).toEqual([undefined, undefined, undefined]);
   });
 
-  it('§9: the defaults are Deprecation 2026-01-01, Sunset six months later, and a Link; errors of the operation carry them too', async () => {
+  it('issue 14.1 (§9.3): the defaults are Deprecation 2026-01-01, Sunset a year later (six months by every reading), and a Link; errors carry them too', async () => {
     const c = client(makeApp());
     await activate(c, { name: 'deprecated-operations', operation_id: 'getJob' });
     const res = await c.get('/v1/jobs/job_nope').set(bearer(KEYS.free));
     expectError(res, 'resource_missing', { param: 'id', message: "No such job: 'job_nope'." });
     expect(res.headers.deprecation).toBe('@1767225600');
-    expect(res.headers.sunset).toBe('Wed, 01 Jul 2026 00:00:00 GMT');
+    expect(res.headers.sunset).toBe('Fri, 01 Jan 2027 00:00:00 GMT');
+    expect(Date.parse(res.headers.sunset as string) - Date.parse('2026-01-01T00:00:00Z')).toBeGreaterThanOrEqual(183 * 86_400_000);
     expect(res.headers.link).toBe('<https://docs.example.com/deprecations>; rel="deprecation"');
   });
 
@@ -288,10 +289,11 @@ describe('deprecated-operations (contract §3.5; spec §9)', () => {
 
   it('§9: a sunset less than six months after deprecated_at is refused with 422 naming the param', async () => {
     const c = client(makeApp());
-    const early = await c.post('/__admin/scenarios').send({ name: 'deprecated-operations', params: { sunset: '2026-06-30T23:59:59Z' } });
-    expectError(early, 'validation_failed', { api: false, param: 'params.sunset', errors: { 'params.sunset': [expect.stringMatching(/^must be at least 6 months after deprecated_at/)] } });
-    const late = await c.post('/__admin/scenarios').send({ name: 'deprecated-operations', params: { deprecated_at: '2026-03-01T00:00:00Z' } });
-    expectError(late, 'validation_failed', { api: false, param: 'params.deprecated_at', errors: { 'params.deprecated_at': [expect.stringMatching(/^must be at least 6 months/)] } });
+    // Six calendar months after the default deprecated_at, but only 181 days (issue 14.1).
+    const early = await c.post('/__admin/scenarios').send({ name: 'deprecated-operations', params: { sunset: '2026-07-01T00:00:00Z' } });
+    expectError(early, 'validation_failed', { api: false, param: 'params.sunset', errors: { 'params.sunset': [expect.stringMatching(/^must be at least 6 calendar months and 183 days after deprecated_at/)] } });
+    const late = await c.post('/__admin/scenarios').send({ name: 'deprecated-operations', params: { deprecated_at: '2026-08-01T00:00:00Z' } });
+    expectError(late, 'validation_failed', { api: false, param: 'params.deprecated_at', errors: { 'params.deprecated_at': [expect.stringMatching(/^must be at least 6 calendar months and 183 days/)] } });
     const notADate = await c.post('/__admin/scenarios').send({ name: 'deprecated-operations', params: { sunset: 'next year' } });
     expectError(notADate, 'validation_failed', { api: false, param: 'params.sunset', errors: { 'params.sunset': ['must be a valid date-time'] } });
   });

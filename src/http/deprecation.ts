@@ -1,7 +1,8 @@
 /**
  * Deprecation of spec §9. A deprecated operation answers, on every response it gives:
  * - `Deprecation: @<unix seconds>`: an RFC 9651 Date item (RFC 9745), serialized by structured-headers;
- * - `Sunset: <HTTP-date>` (RFC 8594, IMF-fixdate), at least six calendar months after the deprecation;
+ * - `Sunset: <HTTP-date>` (RFC 8594, IMF-fixdate), at least six months after the deprecation by
+ *   every reading: six calendar months, and 183 days;
  * - `Link: <url>; rel="deprecation"` pointing at migration notes.
  * Operations are marked by the fixture's `deprecations`, the `deprecations` option of createApp, or
  * (scenarios) by adding to the sandbox's registry or setting `ctx.state.deprecation` for one request.
@@ -35,8 +36,13 @@ export type DeprecationField = keyof DeprecationConfig;
 
 export const DEPRECATION_FIELDS: readonly DeprecationField[] = ['operation_id', 'deprecated_at', 'sunset', 'link'];
 
-/** Spec §8/§9: at least six months between deprecation and removal. */
+/**
+ * Spec §8/§9.3: "always at least six months" between deprecation and removal. Clients check that
+ * in calendar months as often as in days (half a year, 182.5 days, rounded up; six calendar months
+ * are 181 to 184 days), so the sandbox holds every sunset to both readings (issue 14.1).
+ */
 export const MIN_SUNSET_MONTHS = 6;
+export const MIN_SUNSET_DAYS = 183;
 
 /** A rule a deprecation breaks, naming the field, so callers can name the file path or option. */
 export class DeprecationRuleError extends Error {
@@ -53,13 +59,18 @@ export class DeprecationRuleError extends Error {
 const URI_REFERENCE = /^[\x21\x23-\x3b\x3d\x3f-\x7e]{1,2048}$/;
 
 /** The same instant six calendar months later (UTC); a day past the end of that month clamps to its last. */
-export function earliestSunset(deprecatedAt: number): number {
+export function sixCalendarMonthsAfter(deprecatedAt: number): number {
   const d = new Date(deprecatedAt);
   const months = d.getUTCMonth() + MIN_SUNSET_MONTHS;
   const year = d.getUTCFullYear() + Math.floor(months / 12);
   const month = months % 12;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   return Date.UTC(year, month, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
+}
+
+/** The earliest sunset every reading of "six months" accepts: six calendar months and 183 days, whichever is later. */
+export function earliestSunset(deprecatedAt: number): number {
+  return Math.max(sixCalendarMonthsAfter(deprecatedAt), deprecatedAt + MIN_SUNSET_DAYS * 86_400_000);
 }
 
 /** HTTP-date (RFC 9110 §5.6.7 IMF-fixdate), e.g. `Wed, 15 Jul 2026 12:00:00 GMT`. */
@@ -72,7 +83,7 @@ export function checkSunsetRule(info: Pick<DeprecationInfo, 'deprecatedAt' | 'su
   if (info.sunset < earliest) {
     throw new DeprecationRuleError(
       'sunset',
-      `must be at least ${MIN_SUNSET_MONTHS} months after deprecated_at (${new Date(info.deprecatedAt).toISOString()}): ` +
+      `must be at least ${MIN_SUNSET_MONTHS} calendar months and ${MIN_SUNSET_DAYS} days after deprecated_at (${new Date(info.deprecatedAt).toISOString()}): ` +
         `the earliest allowed is ${new Date(earliest).toISOString()}, got ${new Date(info.sunset).toISOString()}`,
     );
   }
@@ -156,7 +167,7 @@ export class DeprecationRegistry {
     return this.byOperation.has(operationId) || this.byScenario(operationId);
   }
 
-  /** Marks (or re-marks) an operation deprecated; refuses a sunset less than six months after. */
+  /** Marks (or re-marks) an operation deprecated; refuses a sunset earlier than `earliestSunset`. */
   set(info: DeprecationInfo): void {
     checkSunsetRule(info);
     this.byOperation.set(info.operationId, { ...info });

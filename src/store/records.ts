@@ -314,23 +314,23 @@ export interface AdDestinationRecord {
   created_at: string;
 }
 
-/** One server-side conversion event received by `POST /v1/ads/conversions`. */
+/**
+ * One server-side conversion event received by `POST /v1/ads/conversions`: the sandbox's own
+ * members, and every member of the event as sent (spec §4.6 does not show its shape), with a
+ * `user_data` email and phone normalised and SHA-256 hashed.
+ */
 export interface ConversionRecord {
   id: string;
   object: 'conversion';
   ad_account_id: string;
   destination_id: string;
   event_name: string;
-  event_time: number;
-  event_id: string | null;
-  action_source: string;
-  event_source_url: string | null;
-  /** Identifiers as stored: email and phone normalised and SHA-256 hashed. */
-  user_data: Record<string, string>;
-  custom_data: Record<string, unknown>;
+  /** As sent: Unix seconds or an ISO 8601 date-time. */
+  event_time: number | string;
   test: boolean;
   test_code: string | null;
   received_at: string;
+  [member: string]: unknown;
 }
 
 /**

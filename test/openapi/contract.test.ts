@@ -97,7 +97,7 @@ describe('response contracts', () => {
   });
 
   it('§9.3: a deprecated operation must carry its Deprecation, Sunset and Link headers', async () => {
-    const app = makeApp({ deprecations: [{ operation_id: 'getStatus', deprecated_at: '2026-01-01T00:00:00Z', sunset: '2026-07-01T00:00:00Z', link: '/docs/status' }] });
+    const app = makeApp({ deprecations: [{ operation_id: 'getStatus', deprecated_at: '2026-01-01T00:00:00Z', sunset: '2027-01-01T00:00:00Z', link: '/docs/status' }] });
     const deprecated = await observe(app, (api) => api.get('/v1/status').set(bearer(KEYS.free)));
     expect(contractProblems(app, deprecated)).toEqual([]);
     expect(contractProblems(app, { ...deprecated, headers: { ...deprecated.headers, sunset: undefined } })).toEqual(['documented header Sunset is missing']);

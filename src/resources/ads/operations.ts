@@ -4,11 +4,22 @@
  * event when `test_code` is sent. The answer is the empty object of the reference's sample.
  */
 import { ApiError } from '../../errors/api-error.js';
-import { unixSeconds } from '../../clock/virtual-clock.js';
 import { prefixedIdSchema } from '../../operations/schemas.js';
 import { defineOperation } from '../../operations/types.js';
-import { validationFailed } from '../../operations/validation.js';
-import { conversionEventSchema, eventProblems, hashedUserData, MAX_EVENTS_PER_REQUEST, type ConversionEvent } from './events.js';
+import type { ConversionRecord } from '../../store/records.js';
+import { conversionEventSchema, hashedUserData, type ConversionEvent } from './events.js';
+
+/** Members the sandbox writes on every record; an event member of the same name is not kept (README "Conversion events"). */
+const RECORD_MEMBERS = new Set(['id', 'object', 'ad_account_id', 'destination_id', 'test', 'test_code', 'received_at']);
+
+/** The event's members as sent, less those the record's own members replace; user data hashed. */
+function eventMembers(event: ConversionEvent): Pick<ConversionRecord, 'event_name' | 'event_time'> & Record<string, unknown> {
+  const members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(event)) {
+    if (!RECORD_MEMBERS.has(name)) members[name] = name === 'user_data' ? hashedUserData(value) : value;
+  }
+  return { ...members, event_name: event.event_name, event_time: event.event_time };
+}
 
 export interface SendConversionsBody {
   account_id: string;
@@ -34,8 +45,8 @@ export const sendConversions = defineOperation<SendConversionsBody>({
     properties: {
       account_id: prefixedIdSchema('adacct', 'The ad account.'),
       destination_id: prefixedIdSchema('addest', 'A destination of that ad account.'),
-      events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST, items: conversionEventSchema },
-      test_code: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Marks the events as test events (e.g. `TEST12345`).' },
+      events: { type: 'array', items: conversionEventSchema, description: 'The events to record; each needs a name and a time.' },
+      test_code: { type: 'string', description: 'Marks the events as test events (e.g. `TEST12345`).' },
     },
   },
   bodyRequired: true,
@@ -53,8 +64,6 @@ export const sendConversions = defineOperation<SendConversionsBody>({
         message: `No such destination in ad account '${body.account_id}': '${body.destination_id}'.`,
       });
     }
-    const problems = eventProblems(body.events, unixSeconds(sandbox.now()));
-    if (Object.keys(problems).length > 0) throw validationFailed(problems);
     const receivedAt = sandbox.timestamp();
     for (const event of body.events) {
       store.collection('conversions').insert({
@@ -62,13 +71,7 @@ export const sendConversions = defineOperation<SendConversionsBody>({
         object: 'conversion',
         ad_account_id: body.account_id,
         destination_id: destination.id,
-        event_name: event.event_name,
-        event_time: event.event_time,
-        event_id: event.event_id ?? null,
-        action_source: event.action_source,
-        event_source_url: event.event_source_url ?? null,
-        user_data: hashedUserData(event.user_data),
-        custom_data: event.custom_data ?? {},
+        ...eventMembers(event),
         test: body.test_code !== undefined,
         test_code: body.test_code ?? null,
         received_at: receivedAt,

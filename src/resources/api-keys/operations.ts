@@ -15,7 +15,7 @@ export const createApiKey = defineOperation<{ name?: string | null }>({
   body: {
     type: 'object',
     additionalProperties: false,
-    properties: { name: { type: ['string', 'null'], maxLength: 255, description: 'Label; defaults to "Default".' } },
+    properties: { name: { type: ['string', 'null'], description: 'Label, any string; defaults to "Default" when omitted or null.' } },
   },
   success: { status: 201, description: 'The new key, with its secret.', schema: apiKeySchema },
   errors: [400, 401, 403, 422, 429, 500],

@@ -25,7 +25,7 @@ export const createEventSession = defineOperation<CreateEventSessionBody, Record
   specSection: '4.12',
   summary: 'Create event session',
   description:
-    'Schedules a session of an `event` experience. `title` and `start_time` are required; omitted fields take the documented defaults. ' +
+    "Schedules a session of an `event` experience. `start_time` is required; omitted fields take the documented defaults (`title`: the experience's name). " +
     'An experience of another type answers 422 naming `experience_id`.',
   params: { type: 'object', required: ['experience_id'], properties: { experience_id: prefixedIdSchema('exp', 'An event experience.') } },
   body: createEventSessionBodySchema,
@@ -42,7 +42,7 @@ export const createEventSession = defineOperation<CreateEventSessionBody, Record
       id: sandbox.ids.next('evs'),
       object: 'event_session',
       experience_id: experience.id,
-      title: body.title,
+      title: body.title ?? experience.name,
       description: body.description,
       start_time: isoTimestamp(start),
       end_time: isoTimestamp(end),

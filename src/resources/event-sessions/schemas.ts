@@ -8,7 +8,8 @@ import { LOCATION_TYPES, REPEAT_FREQUENCIES, type EventSessionRecord } from '../
 export const DEFAULT_SESSION_MINUTES = 60;
 
 export interface CreateEventSessionBody {
-  title: string;
+  /** Defaults to the experience's name: the spec does not say the title is required. */
+  title?: string;
   description: string;
   start_time: string;
   end_time?: string;
@@ -22,14 +23,15 @@ export interface CreateEventSessionBody {
 export const createEventSessionBodySchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['title', 'start_time'],
+  // Only what a session cannot be scheduled without (spec §4.12 leaves the required fields unshown).
+  required: ['start_time'],
   properties: {
-    title: { type: 'string', minLength: 1, maxLength: 200 },
-    description: { type: 'string', maxLength: 5000, default: '' },
+    title: { type: 'string', description: "Defaults to the experience's name." },
+    description: { type: 'string', default: '' },
     start_time: { ...timestampSchema, description: 'ISO 8601 with a time zone offset.' },
     end_time: { ...timestampSchema, description: `After start_time; defaults to ${DEFAULT_SESSION_MINUTES} minutes after it.` },
     location_type: { enum: LOCATION_TYPES, default: 'zoom' },
-    location_details: { type: 'string', maxLength: 1000, default: '', description: 'A meeting link or a street address.' },
+    location_details: { type: 'string', default: '', description: 'A meeting link or a street address.' },
     allow_rsvp: { type: 'boolean', default: true },
     capacity: { type: ['integer', 'null'], minimum: 1, default: null, description: 'At least 1; null (the default) means no limit.' },
     repeat_frequency: { enum: REPEAT_FREQUENCIES, default: 'never' },

@@ -3,6 +3,12 @@
  * checking every value against its field's type, required flag and options. `email` and `name`
  * fill the email field and the first text field when no answer is given for them (spec §4.5).
  * Every problem is collected and reported at once, keyed `answers.<field id>`.
+ *
+ * Tolerant where the spec is silent (issue 14.1): §2.4 makes every answer `value` a string, so a
+ * client may send any value in the form a browser posts it. Numbers and booleans count as their
+ * string form, an empty string as unanswered, and a single checkbox takes the words a form posts
+ * for it. Refused: what cannot be the field's answer (a list or object for a text field, a word
+ * that is not a yes or a no for a checkbox, a choice outside the options).
  */
 import type { FieldErrors } from '../../errors/api-error.js';
 import { validationFailed } from '../../operations/validation.js';
@@ -12,7 +18,7 @@ export const ANSWER_MESSAGES = {
   unknownField: 'is not a field of this form',
   required: 'is required',
   consentRequired: 'must be checked',
-  notString: 'must be a string',
+  notString: 'must be a string (or a number or boolean, taken as text)',
   tooLong: (max: number) => `must be at most ${max} characters`,
   email: 'must be a valid email address',
   number: 'must be a number',
@@ -20,7 +26,7 @@ export const ANSWER_MESSAGES = {
   url: 'must be an http or https URL',
   option: (options: string[]) => `must be one of: ${options.join(', ')}`,
   choices: (options: string[]) => `must be a list of distinct choices from: ${options.join(', ')}`,
-  consent: 'must be true or false',
+  consent: `must be true or false (or one of: ${['true', 'false', 'on', 'off', 'yes', 'no', '1', '0'].join(', ')}, or the checkbox's label)`,
   emailMissing: 'is required: the form has no email field, so the respondent is identified by this address',
 } as const;
 
@@ -29,9 +35,23 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** `{ value }` for an answer, `{ error }` for a bad one, `{}` when the field is left unanswered. */
 type Checked = { value: string } | { error: string } | Record<string, never>;
 
-function text(value: unknown, max: number): Checked {
-  if (typeof value !== 'string') return { error: ANSWER_MESSAGES.notString };
-  const trimmed = value.trim();
+/** The string form of a scalar answer: strings as sent, numbers and booleans as JSON writes them; lists and objects have none. */
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+/** Nothing to record: absent, null, or blank (what a form posts for a field left empty). */
+export function isUnanswered(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** A text answer, trimmed; `max` bounds only the typed fields (an address, a phone, a URL), not free text. */
+function text(value: unknown, max = Infinity): Checked {
+  const sent = scalarText(value);
+  if (sent === undefined) return { error: ANSWER_MESSAGES.notString };
+  const trimmed = sent.trim();
   if (trimmed === '') return {};
   return trimmed.length > max ? { error: ANSWER_MESSAGES.tooLong(max) } : { value: trimmed };
 }
@@ -50,18 +70,29 @@ function isHttpUrl(s: string): boolean {
   }
 }
 
+// What forms post for one checkbox: `on` is a browser's value for a box without a `value` attribute.
+const CHECKED = new Set(['true', 'on', 'yes', '1']);
+const UNCHECKED = new Set(['false', 'off', 'no', '0']);
+
+/** A single checkbox's answer as a boolean; its own label counts as checked (some form builders post it). */
+function boxState(field: FormField, value: unknown): boolean | undefined {
+  const word = scalarText(value)?.trim().toLowerCase();
+  if (word === undefined) return undefined;
+  if (CHECKED.has(word) || word === field.label.trim().toLowerCase()) return true;
+  return UNCHECKED.has(word) ? false : undefined;
+}
+
 function checkbox(field: FormField, value: unknown): Checked {
-  // Without options a checkbox is one box (consent): true or false.
+  // Without options a checkbox is one box (consent): checked or not.
   if (field.options.length === 0) {
-    if (typeof value !== 'boolean') return { error: ANSWER_MESSAGES.consent };
-    if (!value && field.required) return { error: ANSWER_MESSAGES.consentRequired };
-    return { value: String(value) };
+    const checked = boxState(field, value);
+    if (checked === undefined) return { error: ANSWER_MESSAGES.consent };
+    if (!checked && field.required) return { error: ANSWER_MESSAGES.consentRequired };
+    return { value: String(checked) };
   }
-  const choices = typeof value === 'string' ? [value] : value;
-  const valid =
-    Array.isArray(choices) &&
-    new Set(choices).size === choices.length &&
-    choices.every((c) => typeof c === 'string' && field.options.includes(c));
+  const sent = Array.isArray(value) ? value : [value];
+  const choices = sent.map(scalarText);
+  const valid = new Set(choices).size === choices.length && choices.every((c) => c !== undefined && field.options.includes(c));
   if (!valid) return { error: ANSWER_MESSAGES.choices(field.options) };
   if (choices.length === 0) return {};
   // Stored as one string (spec §2.4: value is a string), choices in the form's order.
@@ -69,14 +100,13 @@ function checkbox(field: FormField, value: unknown): Checked {
 }
 
 export function checkAnswer(field: FormField, value: unknown): Checked {
-  if (value === undefined || value === null) return {};
+  if (isUnanswered(value)) return {};
   switch (field.field_type) {
     case 'email':
       return matching(value, 254, (s) => EMAIL.test(s), ANSWER_MESSAGES.email);
     case 'text':
-      return text(value, 255);
     case 'textarea':
-      return text(value, 5000);
+      return text(value);
     case 'number': {
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       return Number.isFinite(n) ? { value: String(n) } : { error: ANSWER_MESSAGES.number };
@@ -85,8 +115,10 @@ export function checkAnswer(field: FormField, value: unknown): Checked {
       return matching(value, 32, (s) => /^\+?[0-9 ().-]+$/.test(s) && /^(\D*\d){7,15}\D*$/.test(s), ANSWER_MESSAGES.phone);
     case 'url':
       return matching(value, 2048, isHttpUrl, ANSWER_MESSAGES.url);
-    case 'select':
-      return typeof value === 'string' && field.options.includes(value) ? { value } : { error: ANSWER_MESSAGES.option(field.options) };
+    case 'select': {
+      const choice = scalarText(value);
+      return choice !== undefined && field.options.includes(choice) ? { value: choice } : { error: ANSWER_MESSAGES.option(field.options) };
+    }
     case 'checkbox':
       return checkbox(field, value);
   }
@@ -110,14 +142,14 @@ export function resolveAnswers(form: FormRecord, input: SubmissionInput): { answ
     if (!fieldIds.has(key)) errors[`answers.${key}`] = [ANSWER_MESSAGES.unknownField];
   }
   const given = { ...input.answers };
-  const unanswered = (field: FormField | undefined): field is FormField =>
-    field !== undefined && (given[field.id] === undefined || given[field.id] === null || given[field.id] === '');
+  const unanswered = (field: FormField | undefined): field is FormField => field !== undefined && isUnanswered(given[field.id]);
 
   const emailField = form.fields.find((f) => f.field_type === 'email');
   if (unanswered(emailField) && input.email !== undefined) given[emailField.id] = input.email;
   const fieldEmail = emailField && typeof given[emailField.id] === 'string' ? (given[emailField.id] as string).trim() : undefined;
   const email = input.email ?? fieldEmail;
-  const name = input.name ?? (email ? email.slice(0, email.lastIndexOf('@')) : '');
+  // An empty name is what a form posts when its name box is left blank: the default applies.
+  const name = input.name?.trim() || (email ? email.slice(0, email.lastIndexOf('@')) : '');
   const firstText = form.fields.find((f) => f.field_type === 'text');
   if (unanswered(firstText) && name !== '') given[firstText.id] = name;
 

@@ -32,9 +32,7 @@ export const createFormSubmissionBodySchema: JsonSchema = {
     }),
     name: {
       type: 'string',
-      minLength: 1,
-      maxLength: 255,
-      description: "Defaults to the email's local part; fills the form's first text field when answers do not.",
+      description: "Defaults to the email's local part (also when empty); fills the form's first text field when answers do not.",
     },
   },
 };
