@@ -11,6 +11,11 @@ export const MESSAGES = {
   bodyNotObject: 'The request body must be a JSON object.',
   bodyTooDeep: (max: number) => `The request body nests objects or arrays more than ${max} levels deep.`,
   bodyTooLarge: (limit: string) => `The request body exceeds the ${limit} limit.`,
+  bodyAborted: 'The request body ended before it was complete.',
+  unsupportedCoding: (coding: string, supported: readonly string[]) =>
+    `Unsupported Content-Encoding '${coding}'. Request bodies may be sent in: ${supported.join(', ')}.`,
+  tooManyCodings: (count: number, max: number) => `The Content-Encoding header lists ${count} codings; at most ${max} are decoded.`,
+  corruptCoding: (coding: string) => `The request body is not valid ${coding} data (Content-Encoding: ${coding}).`,
   wrappedBody: (key: string) =>
     `Received unknown parameter '${key}'. Request bodies are unwrapped: send the fields at the top level, not nested under '${key}'.`,
   unknownParameter: (name: string) => `Received unknown parameter: ${name}.`,

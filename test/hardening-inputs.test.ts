@@ -1,0 +1,158 @@
+/**
+ * Issue 13 (hardening), input decoding: request bodies in content codings, empty bodies, keys that
+ * are names of Object.prototype members, and the clock's range. Every refusal is the envelope with a
+ * Request-Id, and the sandbox keeps serving afterwards.
+ */
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import type request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { MESSAGES } from '../src/errors/messages.js';
+import { MAX_CODINGS, SUPPORTED_CODINGS } from '../src/http/content-coding.js';
+import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from './support/harness.js';
+import type { MockApp } from '../src/app.js';
+
+const CREATE_KEY = '/v1/auth/keys';
+
+/** Sends `bytes` as they are (supertest would JSON-encode a Buffer under a JSON content type). */
+function sendRaw(req: request.Test, bytes: Buffer | string): request.Test {
+  return req.serialize((data: unknown) => data as string).send(bytes as unknown as string);
+}
+
+function postKey(app: MockApp, body: Buffer | string, encoding?: string): request.Test {
+  const req = client(app).post(CREATE_KEY).set(bearer(KEYS.free)).set('Content-Type', 'application/json');
+  if (encoding !== undefined) req.set('Content-Encoding', encoding);
+  return sendRaw(req, body);
+}
+
+async function keyCount(app: MockApp): Promise<number> {
+  return (await client(app).get(`/__admin/accounts/${ACCOUNTS.free}`)).body.state.api_keys.length;
+}
+
+/** State unharmed: nothing was created, and the next valid request works. */
+async function expectStillServing(app: MockApp, keysBefore: number): Promise<void> {
+  expect(await keyCount(app)).toBe(keysBefore);
+  const res = await postKey(app, '{"name":"after"}');
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expect(res.body.name).toBe('after');
+}
+
+const NAMED = Buffer.from('{"name":"encoded"}');
+
+describe('issue 13.8: request bodies in a content coding (RFC 9110 §8.4)', () => {
+  it.each([
+    ['gzip', gzipSync(NAMED)],
+    ['GZIP', gzipSync(NAMED)],
+    ['x-gzip', gzipSync(NAMED)],
+    ['X-Gzip', gzipSync(NAMED)],
+    ['deflate', deflateSync(NAMED)],
+    ['deflate', deflateRawSync(NAMED)],
+    ['br', brotliCompressSync(NAMED)],
+    ['identity', NAMED],
+    ['gzip, identity', gzipSync(NAMED)],
+    ['gzip, gzip', gzipSync(gzipSync(NAMED))],
+    ['deflate,gzip', gzipSync(deflateSync(NAMED))],
+  ])('decodes Content-Encoding: %s (codings are case-insensitive, undone in reverse order)', async (encoding, bytes) => {
+    const app = makeApp();
+    const res = await postKey(app, bytes, encoding);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.name).toBe('encoded');
+    // The journal shows the body as decoded, like every other body.
+    const [entry] = (await client(app).get('/__admin/requests?limit=1')).body.data;
+    expect(entry.body).toEqual({ name: 'encoded' });
+  });
+
+  it.each(['compress', 'zstd', 'gzip, compress', 'x-unknown'])('answers Content-Encoding: %s with 415 naming the coding', async (encoding) => {
+    const app = makeApp();
+    const before = await keyCount(app);
+    const res = await postKey(app, gzipSync(NAMED), encoding);
+    const coding = encoding.split(',').map((c) => c.trim()).find((c) => c !== 'gzip')!;
+    expectError(res, 'unsupported_media_type', { param: 'Content-Encoding', message: MESSAGES.unsupportedCoding(coding, SUPPORTED_CODINGS) });
+    expect(res.body.error.message).toContain(`'${coding}'`);
+    await expectStillServing(app, before);
+  });
+
+  it(`answers more than ${MAX_CODINGS} stacked codings with 415`, async () => {
+    const app = makeApp();
+    const codings = Array.from({ length: MAX_CODINGS + 1 }, () => 'gzip');
+    const bytes = codings.reduce((data) => gzipSync(data), NAMED);
+    const res = await postKey(app, bytes, codings.join(', '));
+    expectError(res, 'unsupported_media_type', { param: 'Content-Encoding', message: MESSAGES.tooManyCodings(MAX_CODINGS + 1, MAX_CODINGS) });
+  });
+
+  it.each([
+    ['gzip', Buffer.from('not gzip at all')],
+    ['gzip', gzipSync(NAMED).subarray(0, 12)],
+    ['deflate', Buffer.from('not deflate')],
+    ['br', Buffer.from([0xff, 0xff, 0xff, 0xff])],
+  ])('answers a corrupt %s body with 400 and keeps serving', async (encoding, bytes) => {
+    const app = makeApp();
+    const before = await keyCount(app);
+    const res = await postKey(app, bytes, encoding);
+    expectError(res, 'bad_request', { param: 'Content-Encoding', message: MESSAGES.corruptCoding(encoding) });
+    await expectStillServing(app, before);
+  });
+
+  it('applies the 1 MiB limit to the decoded body (a zip bomb stops at the limit)', async () => {
+    const app = makeApp();
+    const before = await keyCount(app);
+    const bomb = gzipSync(Buffer.from(`{"name":"${'a'.repeat(4 * 1024 * 1024)}"}`));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const res = await postKey(app, bomb, 'gzip');
+    expectError(res, 'bad_request', { message: MESSAGES.bodyTooLarge('1mb') });
+    await expectStillServing(app, before);
+  });
+
+  it('answers a valid coding of text that is not JSON as malformed JSON', async () => {
+    const res = await postKey(makeApp(), gzipSync('{"name":'), 'gzip');
+    expectError(res, 'bad_request', { message: MESSAGES.bodyMalformed });
+  });
+
+  it('decodes admin bodies the same way', async () => {
+    const res = await sendRaw(
+      client(makeApp()).post('/__admin/clock').set('Content-Type', 'application/json').set('Content-Encoding', 'GZIP'),
+      gzipSync('{"now":"2026-03-01T00:00:00Z"}'),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.now).toBe('2026-03-01T00:00:00.000Z');
+  });
+});
+
+describe('issue 13.11: an empty body with Content-Type: application/json is no body', () => {
+  it('creates a key from an empty body (201), as without one', async () => {
+    const app = makeApp();
+    const res = await postKey(app, '');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.object).toBe('api_key');
+  });
+
+  it('creates a key from an empty chunked body', async () => {
+    const app = makeApp();
+    const req = client(app).post(CREATE_KEY).set(bearer(KEYS.free)).set('Content-Type', 'application/json').set('Transfer-Encoding', 'chunked');
+    const res = await sendRaw(req, '');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  });
+
+  it('creates a key from an empty gzip body (nothing to decode)', async () => {
+    const res = await postKey(makeApp(), '', 'gzip');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  });
+
+  it('answers the crawl with 400 parameter_missing url, as without a body', async () => {
+    const app = makeApp();
+    const withoutBody = await client(app).post('/v1/web/crawl').set(bearer(KEYS.free));
+    const res = await sendRaw(client(app).post('/v1/web/crawl').set(bearer(KEYS.free)).set('Content-Type', 'application/json'), '');
+    expectError(res, 'parameter_missing', { param: 'url', message: withoutBody.body.error.message });
+    expect(res.body).toEqual(withoutBody.body);
+  });
+
+  it('changes nothing on the inbox PATCH', async () => {
+    const app = makeApp();
+    const path = '/v1/email/inboxes/inbox_free_support';
+    const inboxes = async () => (await client(app).get(`/__admin/accounts/${ACCOUNTS.free}`)).body.state.inboxes;
+    const before = await inboxes();
+    const res = await sendRaw(client(app).patch(path).set(bearer(KEYS.free)).set('Content-Type', 'application/json'), '');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.id).toBe('inbox_free_support');
+    expect(await inboxes()).toEqual(before);
+  });
+});
