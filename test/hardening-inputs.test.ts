@@ -156,3 +156,72 @@ describe('issue 13.11: an empty body with Content-Type: application/json is no b
     expect(await inboxes()).toEqual(before);
   });
 });
+
+/** Names of Object.prototype members: a user key named so must stay an ordinary key. */
+const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'] as const;
+
+describe('issue 13.9: user keys named like Object.prototype members are ordinary keys', () => {
+  it.each(PROTOTYPE_KEYS)('Prefer: a scenario param named %s is refused with 400 naming the header', async (key) => {
+    const app = makeApp();
+    const res = await client(app).get('/v1/status').set(bearer(KEYS.free)).set('Prefer', `scenario=rate-limited; ${key}=1`);
+    expectError(res, 'bad_request', { param: 'Prefer', message: /is not a param of 'rate-limited'/ });
+    // Prefer parameter names are case-insensitive (RFC 7240 §2), so the message names them lower-cased.
+    expect(res.body.error.message).toContain(`${key.toLowerCase()}: is not a param`);
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+    expect((await client(app).get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
+  });
+
+  it.each(PROTOTYPE_KEYS)('admin: a scenario param named %s is refused with 422 naming it', async (key) => {
+    const app = makeApp();
+    const res = await sendRaw(client(app).post('/__admin/scenarios').set('Content-Type', 'application/json'), `{"name":"rate-limited","params":{"${key}":1}}`);
+    expectError(res, 'validation_failed', { api: false, param: `params.${key}`, errors: { [`params.${key}`]: [expect.stringContaining("is not a param of 'rate-limited'")] } });
+    expect((await client(app).get('/__admin/scenarios')).body.active).toEqual([]);
+    expect((await client(app).post('/__admin/scenarios').send({ name: 'rate-limited', params: { retry_after: 5 } })).status).toBe(201);
+  });
+
+  it.each(PROTOTYPE_KEYS)('--scenario: a param named %s is refused at boot naming the setting', (key) => {
+    expect(() => makeApp({ scenarios: [`rate-limited;${key}=1`] })).toThrow(new RegExp(`${key}.*is not a param of 'rate-limited'`));
+  });
+
+  it.each(PROTOTYPE_KEYS)('query: a parameter named %s is an unknown parameter (400)', async (key) => {
+    const app = makeApp();
+    const res = await client(app).get(`/v1/auth/keys?${key}=1`).set(bearer(KEYS.free));
+    expectError(res, 'parameter_unknown', { param: key, message: MESSAGES.unknownParameter(key) });
+    expect((await client(app).get('/v1/auth/keys').set(bearer(KEYS.free))).status).toBe(200);
+  });
+
+  it.each(PROTOTYPE_KEYS)('body: a top-level field named %s is an unknown parameter (400)', async (key) => {
+    const app = makeApp();
+    const before = await keyCount(app);
+    const res = await postKey(app, `{"name":"x","${key}":{"polluted":true}}`);
+    expectError(res, 'parameter_unknown', { param: key, message: MESSAGES.unknownParameter(key) });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await expectStillServing(app, before);
+  });
+
+  it('metadata: keys named like prototype members are stored, shown and removed like any other', async () => {
+    const app = makeApp();
+    const path = '/v1/email/inboxes/inbox_free_support';
+    const patch = (body: string) => sendRaw(client(app).patch(path).set(bearer(KEYS.free)).set('Content-Type', 'application/json'), body);
+    const metadata = Object.fromEntries(PROTOTYPE_KEYS.map((key) => [key, `v-${key}`]));
+    const res = await patch(JSON.stringify({ metadata }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    for (const key of PROTOTYPE_KEYS) expect(Object.getOwnPropertyDescriptor(res.body.metadata, key)?.value).toBe(`v-${key}`);
+    const state = (await client(app).get(`/__admin/accounts/${ACCOUNTS.free}`)).body.state.inboxes.find((i: { id: string }) => i.id === 'inbox_free_support');
+    for (const key of PROTOTYPE_KEYS) expect(Object.getOwnPropertyDescriptor(state.metadata, key)?.value).toBe(`v-${key}`);
+    const removed = await patch(JSON.stringify({ metadata: Object.fromEntries(PROTOTYPE_KEYS.map((key) => [key, null])) }));
+    expect(removed.status).toBe(200);
+    for (const key of PROTOTYPE_KEYS) expect(Object.hasOwn(removed.body.metadata, key)).toBe(false);
+  });
+
+  it.each(PROTOTYPE_KEYS)('answers: a field id named %s is an unknown field (422)', async (key) => {
+    const app = makeApp();
+    const body = `{"form_id":"frm_free_survey","email":"sam@example.com","answers":{"${key}":"x"}}`;
+    const res = await sendRaw(client(app).post('/v1/form_submissions').set(bearer(KEYS.free)).set('Content-Type', 'application/json'), body);
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.headers['request-id']).toMatch(/^req_\d+$/);
+    expect(Object.getOwnPropertyDescriptor(res.body.error.errors, `answers.${key}`)?.value).toEqual(['is not a field of this form']);
+    const ok = await client(app).post('/v1/form_submissions').set(bearer(KEYS.free)).send({ form_id: 'frm_free_survey', email: 'sam@example.com', answers: { fld_free_survey_role: 'Side project' } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  });
+});
