@@ -8,6 +8,8 @@ import type request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
 import { MAX_CODINGS, SUPPORTED_CODINGS } from '../src/http/content-coding.js';
+import { MAX_INSTANT, MIN_INSTANT } from '../src/clock/virtual-clock.js';
+import { ConfigError, resolveOptions } from '../src/options.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from './support/harness.js';
 import type { MockApp } from '../src/app.js';
 
@@ -223,5 +225,74 @@ describe('issue 13.9: user keys named like Object.prototype members are ordinary
     expect(Object.getOwnPropertyDescriptor(res.body.error.errors, `answers.${key}`)?.value).toEqual(['is not a field of this form']);
     const ok = await client(app).post('/v1/form_submissions').set(bearer(KEYS.free)).send({ form_id: 'frm_free_survey', email: 'sam@example.com', answers: { fld_free_survey_role: 'Side project' } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  });
+});
+
+describe('issue 13.7: the clock stays within the instants the sandbox can write and read back', () => {
+  const END = '9999-12-31T23:59:59Z';
+
+  async function clockNow(app: MockApp): Promise<string> {
+    return (await client(app).get('/__admin/clock')).body.now;
+  }
+
+  it('goes up to the last second of year 9999, where every /v1 timestamp stays in range', async () => {
+    const app = makeApp();
+    const set = await client(app).post('/__admin/clock').send({ now: END });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.now).toBe('9999-12-31T23:59:59.000Z');
+    // The window would reset a minute later; it is written as the range's last second.
+    const status = await client(app).get('/v1/status').set(bearer(KEYS.free));
+    expect(status.status, JSON.stringify(status.body)).toBe(200);
+    expect(status.body.limits.rate_limit.resets_at).toBe(END);
+    // An event session's default end (start + 60 minutes) is clamped the same way.
+    const session = await client(app)
+      .post('/v1/experiences/exp_free_workshop/event_sessions')
+      .set(bearer(KEYS.free))
+      .send({ title: 'Last one', start_time: '9999-12-31T23:30:00Z' });
+    expect(session.status, JSON.stringify(session.body)).toBe(201);
+    expect(session.body.end_time).toBe(END);
+    // A crawl's timeline ends past the range: its timestamps are clamped, never +010000.
+    const crawl = await client(app).post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com', max_pages: 2 });
+    expect(crawl.status, JSON.stringify(crawl.body)).toBe(201);
+    expect(JSON.stringify(crawl.body)).not.toMatch(/\+0\d{5}-/);
+  });
+
+  it('refuses to advance past the range with 422 naming seconds, and keeps the clock and /v1 working', async () => {
+    const app = makeApp();
+    await client(app).post('/__admin/clock').send({ now: '9999-12-31T23:00:00Z' });
+    const res = await client(app).post('/__admin/clock/advance').send({ seconds: 3600 });
+    expectError(res, 'validation_failed', { api: false, param: 'seconds', errors: { seconds: [MESSAGES.clockAdvancePast(MAX_INSTANT, 3599)] } });
+    expect(await clockNow(app)).toBe('9999-12-31T23:00:00.000Z');
+    expect((await client(app).get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
+    const last = await client(app).post('/__admin/clock/advance').send({ seconds: 3599 });
+    expect(last.body.now).toBe('9999-12-31T23:59:59.000Z');
+  });
+
+  it.each(['9999-12-31T23:59:59-00:01', '0000-01-01T00:00:00+00:01'])('refuses to set the clock to %s (outside the range in UTC) with 422 naming now', async (now) => {
+    const app = makeApp();
+    const res = await client(app).post('/__admin/clock').send({ now });
+    expectError(res, 'validation_failed', { api: false, param: 'now', errors: { now: [MESSAGES.clockOutOfRange(MIN_INSTANT, MAX_INSTANT)] } });
+    expect(await clockNow(app)).toBe('2026-01-15T12:00:00.000Z');
+    expect((await client(app).get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
+  });
+
+  it('accepts the first instant of the range', async () => {
+    const res = await client(makeApp()).post('/__admin/clock').send({ now: MIN_INSTANT });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.now).toBe('0000-01-01T00:00:00.000Z');
+  });
+
+  it('stops a running clock at the end of the range instead of leaving it', async () => {
+    let real = 1_000_000;
+    const app = makeApp({ realTime: () => real });
+    await client(app).post('/__admin/clock').send({ mode: 'running', now: '9999-12-31T23:59:58Z' });
+    real += 10_000;
+    expect(await clockNow(app)).toBe('9999-12-31T23:59:59.000Z');
+    expect((await client(app).get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
+  });
+
+  it.each(['9999-12-31T23:59:59-01:00', '0000-01-01T00:00:00+01:00'])('refuses --clock %s naming the setting', (clock) => {
+    expect(() => resolveOptions({ clock })).toThrow(ConfigError);
+    expect(() => resolveOptions({ clock })).toThrow(/clock.*0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z/);
   });
 });

@@ -27,6 +27,8 @@ export const MESSAGES = {
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
   internal: 'An unexpected error occurred on our side. The request may be retried.',
+  clockOutOfRange: (min: string, max: string) => `must be from ${min} to ${max}: the instants with four-digit years, which every ISO 8601 parser reads`,
+  clockAdvancePast: (max: string, most: number) => `would move the clock past ${max}; at most ${most} from the clock's instant`,
   preferScenario: (detail: string) => `The scenario asked for in the Prefer header cannot be applied: ${detail}.`,
   rateLimited: 'Too many requests. Retry after the number of seconds in Retry-After.',
   crawlUrl: 'must be an absolute http or https URL',
