@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseInstant } from './clock/virtual-clock.js';
+import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from './clock/virtual-clock.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from './http/deprecation.js';
 
 export type ClockSetting = 'running' | 'frozen' | string;
@@ -95,6 +95,9 @@ export function parsePort(value: unknown, setting = 'port'): number {
 export function parseClock(value: unknown, setting = 'clock'): ResolvedOptions['clock'] {
   if (value === 'running' || value === 'frozen') return { mode: value, start: undefined };
   const start = parseInstant(value);
+  if (start !== undefined && !isInClockRange(start)) {
+    throw new ConfigError(setting, `expected an instant from ${MIN_INSTANT} to ${MAX_INSTANT}, got ${JSON.stringify(value)}`);
+  }
   if (start !== undefined) return { mode: 'frozen', start };
   throw new ConfigError(setting, `expected running, frozen or an ISO 8601 time with a time zone (e.g. 2026-01-01T00:00:00Z), got ${JSON.stringify(value)}`);
 }

@@ -7,9 +7,12 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { ApiError } from '../errors/api-error.js';
+import { isInClockRange, MAX_INSTANT, MAX_INSTANT_MS, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
+import { MESSAGES } from '../errors/messages.js';
 import type { Next, SandboxContext, SandboxState } from '../http/context.js';
 import { jsonBody } from '../http/json-body.js';
 import type { JsonSchema } from '../operations/types.js';
+import { validationFailed } from '../operations/validation.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { jobSummary } from '../resources/jobs/admin-summary.js';
 import { FixtureError, loadFixture } from '../store/fixture-file.js';
@@ -53,6 +56,23 @@ const advanceClockSchema: JsonSchema = {
   required: ['seconds'],
   properties: { seconds: { type: 'number', minimum: 0, maximum: 10 * 365 * 24 * 3600 } },
 };
+
+/**
+ * The instant a clock call asks for, refused (422, naming the field) outside the clock's range: past
+ * it, every timestamp the sandbox writes would be one it cannot read back (issue 13.7).
+ */
+function clockTarget(ctx: SandboxContext, body: { now?: string; seconds?: number }): number | undefined {
+  if (body.now !== undefined) {
+    const at = parseInstant(body.now);
+    if (at === undefined || !isInClockRange(at)) throw validationFailed({ now: [MESSAGES.clockOutOfRange(MIN_INSTANT, MAX_INSTANT)] });
+    return at;
+  }
+  if (body.seconds === undefined) return undefined;
+  const now = ctx.sandbox.world.clock.now();
+  const at = now + body.seconds * 1000;
+  if (!isInClockRange(at)) throw validationFailed({ seconds: [MESSAGES.clockAdvancePast(MAX_INSTANT, Math.floor((MAX_INSTANT_MS - now) / 1000))] });
+  return at;
+}
 
 /** The account, its jobs settled first: admin views show credits, and credits follow the clock. */
 function accountOr404(ctx: SandboxContext, id: string): AccountStore {
@@ -157,14 +177,16 @@ export function buildAdminRouter(adminToken: string | undefined): Router<Sandbox
 
   route('post', '/clock', (ctx) => {
     const body = bodyOf<{ mode?: 'running' | 'frozen'; now?: string }>(ctx, setClockSchema);
-    ctx.sandbox.world.clock.set({ ...(body.mode ? { mode: body.mode } : {}), ...(body.now ? { now: Date.parse(body.now) } : {}) });
+    const now = clockTarget(ctx, body);
+    ctx.sandbox.world.clock.set({ ...(body.mode ? { mode: body.mode } : {}), ...(now === undefined ? {} : { now }) });
     ctx.body = ctx.sandbox.world.clock.snapshot();
   });
 
   route('post', '/clock/advance', (ctx) => {
     const body = bodyOf<{ seconds: number }>(ctx, advanceClockSchema);
     // Everything time-based is derived from the clock, so once this returns all that was due has happened.
-    ctx.sandbox.world.clock.advance(body.seconds);
+    // The target is computed once: a running clock read again would be a little later.
+    ctx.sandbox.world.clock.set({ now: clockTarget(ctx, body) });
     ctx.body = ctx.sandbox.world.clock.snapshot();
   });
 

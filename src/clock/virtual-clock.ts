@@ -12,6 +12,27 @@ export interface ClockSnapshot {
 
 export type RealTimeSource = () => number;
 
+/**
+ * The instants the sandbox can write and read back: four-digit years, the only ones every ISO 8601
+ * parser reads (`new Date(ms).toISOString()` writes `+010000-01-01T…` past them, which the
+ * sandbox's own date-time check, and most clients', refuse). The clock never leaves this range,
+ * and a timestamp derived from it (a rate-limit window's reset, an event session's end, a job's
+ * completion) is written clamped into it.
+ */
+export const MIN_INSTANT = '0000-01-01T00:00:00Z';
+export const MAX_INSTANT = '9999-12-31T23:59:59Z';
+export const MIN_INSTANT_MS = Date.parse(MIN_INSTANT);
+export const MAX_INSTANT_MS = Date.parse(MAX_INSTANT);
+
+export function isInClockRange(ms: number): boolean {
+  return ms >= MIN_INSTANT_MS && ms <= MAX_INSTANT_MS;
+}
+
+/** `ms` moved into the range (a derived timestamp past its end is written as its last second). */
+export function clampToClockRange(ms: number): number {
+  return Math.min(MAX_INSTANT_MS, Math.max(MIN_INSTANT_MS, ms));
+}
+
 export class VirtualClock {
   // In running mode virtual time = anchorVirtual + (real() - anchorReal); frozen mode ignores real().
   private anchorVirtual: number;
@@ -31,7 +52,8 @@ export class VirtualClock {
   /** Milliseconds since the Unix epoch, virtual. */
   now(): number {
     if (this.currentMode === 'frozen') return this.anchorVirtual;
-    return this.anchorVirtual + (this.real() - this.anchorReal);
+    // A running clock set near the end of the range stops there rather than leave it.
+    return Math.min(MAX_INSTANT_MS, this.anchorVirtual + (this.real() - this.anchorReal));
   }
 
   get mode(): ClockMode {
@@ -41,7 +63,7 @@ export class VirtualClock {
   /** Switch mode and/or jump to an instant; time never passes during the switch itself. */
   set(change: { mode?: ClockMode; now?: number }): void {
     const at = change.now ?? this.now();
-    if (!Number.isFinite(at)) throw new RangeError('the clock can only be set to a finite instant');
+    if (!isInClockRange(at)) throw new RangeError(`the clock can only be set from ${MIN_INSTANT} to ${MAX_INSTANT}`);
     this.anchorVirtual = at;
     this.anchorReal = this.real();
     if (change.mode) this.currentMode = change.mode;
@@ -59,7 +81,7 @@ export class VirtualClock {
 
 /** Timestamps in API bodies: ISO 8601 UTC with second precision, e.g. `2026-01-01T00:00:00Z`. */
 export function isoTimestamp(ms: number): string {
-  const second = Math.floor(ms / 1000);
+  const second = Math.floor(clampToClockRange(ms) / 1000);
   // A burst of requests formats the same few seconds (now, the window's reset) again and again.
   let formatted = formattedSeconds.get(second);
   if (formatted === undefined) {

@@ -2,6 +2,15 @@ import { catalogEntry, type ErrorCode, type ErrorType } from './catalog.js';
 
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * An empty FieldErrors with no prototype. Field names often come from the request (a scenario
+ * param, a metadata key): `errors['constructor'] ??= []` on a plain object finds Object's
+ * constructor, and `errors['__proto__']` its prototype, instead of nothing.
+ */
+export function emptyFieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
 export interface ApiErrorOptions {
   message?: string;
   param?: string;

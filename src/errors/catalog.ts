@@ -37,6 +37,12 @@ export const ERROR_CATALOG = {
     message: 'This Idempotency-Key was already used with a different request.',
     extension: true,
   },
+  unsupported_media_type: {
+    status: 415,
+    type: 'invalid_request_error',
+    message: 'The request body is sent in a content coding the sandbox cannot decode.',
+    extension: true,
+  },
   validation_failed: { status: 422, type: 'validation_error', message: 'The request is well-formed but contains invalid data.' },
   rate_limit_exceeded: { status: 429, type: 'invalid_request_error', message: MESSAGES.rateLimited },
   insufficient_credits: {

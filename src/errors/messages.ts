@@ -11,6 +11,11 @@ export const MESSAGES = {
   bodyNotObject: 'The request body must be a JSON object.',
   bodyTooDeep: (max: number) => `The request body nests objects or arrays more than ${max} levels deep.`,
   bodyTooLarge: (limit: string) => `The request body exceeds the ${limit} limit.`,
+  bodyAborted: 'The request body ended before it was complete.',
+  unsupportedCoding: (coding: string, supported: readonly string[]) =>
+    `Unsupported Content-Encoding '${coding}'. Request bodies may be sent in: ${supported.join(', ')}.`,
+  tooManyCodings: (count: number, max: number) => `The Content-Encoding header lists ${count} codings; at most ${max} are decoded.`,
+  corruptCoding: (coding: string) => `The request body is not valid ${coding} data (Content-Encoding: ${coding}).`,
   wrappedBody: (key: string) =>
     `Received unknown parameter '${key}'. Request bodies are unwrapped: send the fields at the top level, not nested under '${key}'.`,
   unknownParameter: (name: string) => `Received unknown parameter: ${name}.`,
@@ -22,6 +27,8 @@ export const MESSAGES = {
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
   internal: 'An unexpected error occurred on our side. The request may be retried.',
+  clockOutOfRange: (min: string, max: string) => `must be from ${min} to ${max}: the instants with four-digit years, which every ISO 8601 parser reads`,
+  clockAdvancePast: (max: string, most: number) => `would move the clock past ${max}; at most ${most} from the clock's instant`,
   preferScenario: (detail: string) => `The scenario asked for in the Prefer header cannot be applied: ${detail}.`,
   rateLimited: 'Too many requests. Retry after the number of seconds in Retry-After.',
   crawlUrl: 'must be an absolute http or https URL',

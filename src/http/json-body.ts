@@ -1,19 +1,17 @@
 /**
- * Request bodies are JSON objects (spec §1). koa-bodyparser reads them with a size limit; this
- * wrapper refuses what it would silently ignore: a write whose body is not JSON, and JSON that is not
- * an object.
+ * Request bodies are JSON objects (spec §1). This middleware reads the body itself (so that it can
+ * undo any content coding first, see content-coding.ts), caps it at the body limit, and refuses what
+ * a lenient parser would silently accept: a body that is not JSON, and JSON that is not an object.
+ * An empty body, whatever its headers say, is no body at all.
  */
-import bodyParser from 'koa-bodyparser';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
+import { contentCodings, decodeContent } from './content-coding.js';
 import type { Next, SandboxContext } from './context.js';
 import { BODY_LIMIT } from './error-envelope.js';
 
-function hasBody(ctx: SandboxContext): boolean {
-  const length = ctx.get('Content-Length');
-  if (length !== '') return Number(length) > 0;
-  return ctx.get('Transfer-Encoding') !== '';
-}
+/** BODY_LIMIT in bytes; applied to the bytes received and to each decoded step. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export const MAX_BODY_DEPTH = 32;
 
@@ -31,29 +29,87 @@ export function nestingDepth(value: unknown): number {
   return deepest;
 }
 
-export function jsonBody() {
-  const parse = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: BODY_LIMIT,
-    strict: false,
-    // Errors go to the envelope; koa-bodyparser's default would answer text.
-    onerror: (error) => {
-      throw error;
-    },
+function announcesBody(ctx: SandboxContext): boolean {
+  const length = ctx.get('Content-Length');
+  if (length !== '') return Number(length) > 0;
+  return ctx.get('Transfer-Encoding') !== '';
+}
+
+const tooLarge = () => new ApiError('bad_request', { message: MESSAGES.bodyTooLarge(BODY_LIMIT) });
+
+/**
+ * The bytes of the body as received, at most `BODY_LIMIT_BYTES`. Over the limit the stream is
+ * paused for good and left unread (the journal knows a paused stream is not its to read).
+ */
+function readBytes(ctx: SandboxContext): Promise<Buffer> {
+  const req = ctx.req;
+  if (Number(ctx.get('Content-Length') || 0) > BODY_LIMIT_BYTES) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onAbort);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= BODY_LIMIT_BYTES) return void chunks.push(chunk);
+      stop();
+      req.pause();
+      reject(tooLarge());
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    // `close` before `end`: the client went away mid-body; the answer goes nowhere, but it is an answer.
+    const onAbort = () => {
+      stop();
+      reject(new ApiError('bad_request', { message: MESSAGES.bodyAborted }));
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onAbort);
   });
+}
+
+/** The body's JSON text after undoing its codings; '' when there is none. */
+async function bodyText(ctx: SandboxContext): Promise<string> {
+  if (!announcesBody(ctx)) return '';
+  const received = await readBytes(ctx);
+  if (received.length === 0) return '';
+  const codings = contentCodings(ctx.get('Content-Encoding') || undefined);
+  if (!ctx.is('application/json', '+json')) throw new ApiError('bad_request', { message: MESSAGES.bodyNotJson });
+  const decoded = await decodeContent(received, codings, BODY_LIMIT_BYTES, BODY_LIMIT);
+  // JSON is UTF-8 (RFC 8259 §8.1), which may start with a byte order mark that JSON.parse refuses.
+  const text = decoded.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError('bad_request', { message: MESSAGES.bodyMalformed });
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('bad_request', { message: MESSAGES.bodyNotObject });
+  // 1 MiB of brackets nests ~500k deep; recursive code further on (canonical JSON for
+  // idempotency, metadata merging) must never see that.
+  if (nestingDepth(body) > MAX_BODY_DEPTH) throw new ApiError('bad_request', { message: MESSAGES.bodyTooDeep(MAX_BODY_DEPTH) });
+  return body as Record<string, unknown>;
+}
+
+/**
+ * Sets `ctx.request.body` (`{}` when there is no body) and `ctx.request.rawBody` (the decoded text,
+ * left undefined when there is no body: the journal and the required-body check read it so).
+ */
+export function jsonBody() {
   return async function jsonBodyMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
-    if (hasBody(ctx) && !ctx.is('application/json', '+json')) throw new ApiError('bad_request', { message: MESSAGES.bodyNotJson });
-    await parse(ctx as never, async () => {
-      const body = (ctx.request as { body?: unknown }).body;
-      const raw = (ctx.request as { rawBody?: string }).rawBody;
-      // koa-bodyparser reports an empty body as {}; a body of `null`, an array or a scalar is refused.
-      if (raw !== undefined && raw.trim() !== '' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
-        throw new ApiError('bad_request', { message: MESSAGES.bodyNotObject });
-      }
-      // 1 MiB of brackets nests ~500k deep; recursive code further on (canonical JSON for
-      // idempotency, metadata merging) must never see that.
-      if (nestingDepth(body) > MAX_BODY_DEPTH) throw new ApiError('bad_request', { message: MESSAGES.bodyTooDeep(MAX_BODY_DEPTH) });
-      await next();
-    });
+    const request = ctx.request as { body?: unknown; rawBody?: string };
+    const text = await bodyText(ctx);
+    // Whitespace alone is not JSON, but it carries nothing either: read it as the empty body it is.
+    if (text.trim() === '') {
+      request.body = {};
+    } else {
+      request.body = parseObject(text);
+      request.rawBody = text;
+    }
+    await next();
   };
 }

@@ -24,6 +24,7 @@ export function protocolStatuses(op: OperationDef): Map<number, string> {
   statuses.set(401, 'a missing, malformed, unknown, revoked or expired API key');
   if (isWrite(op)) statuses.set(403, 'a read-only API key');
   if (op.params && Object.keys((op.params.properties ?? {}) as object).length > 0) statuses.set(404, 'an id in the path that does not exist for the account');
+  if (op.body) statuses.set(415, 'a body in a Content-Encoding it cannot decode');
   if (op.body) statuses.set(422, 'a well-formed body with invalid values');
   statuses.set(429, 'the rate limit of the window is used up');
   statuses.set(500, 'an unexpected failure (or the `server-error` scenario)');

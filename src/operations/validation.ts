@@ -8,7 +8,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { isInstant } from '../clock/virtual-clock.js';
-import { ApiError, type FieldErrors } from '../errors/api-error.js';
+import { ApiError, emptyFieldErrors, type FieldErrors } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { JsonSchema, OperationDef } from './types.js';
 
@@ -186,7 +186,7 @@ function unknownField(name: string, value: unknown, declared: JsonSchema | undef
 export function validationFailed(errors: ErrorObject[] | FieldErrors): ApiError {
   let fields: FieldErrors;
   if (Array.isArray(errors)) {
-    fields = {};
+    fields = emptyFieldErrors();
     for (const error of errors) {
       // `if/then` and `anyOf` wrappers repeat what their inner errors already say.
       if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;

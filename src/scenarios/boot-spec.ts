@@ -17,7 +17,8 @@ export function parseBootScenario(spec: string): ActivationInput {
     throw new ScenarioActivationError({ name: ['expected a scenario name, optionally followed by ;key=value pairs (e.g. slow-responses;delay_ms=200)'] });
   }
   const input: ActivationInput = { name: preference.name };
-  const params: Record<string, unknown> = {};
+  // Keys are the user's: `__proto__=1` must be a param (refused as unknown), not a prototype.
+  const params = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of preference.params) {
     if (value === undefined) throw new ScenarioActivationError({ [key]: ['needs a value (key=value)'] });
     if (key === 'times') {

@@ -14,7 +14,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog.js';
-import type { FieldErrors } from '../errors/api-error.js';
+import { emptyFieldErrors, type FieldErrors } from '../errors/api-error.js';
 import { DataFileError } from '../errors/data-file-error.js';
 import { DeprecationRuleError, parseDeprecation } from '../http/deprecation.js';
 import type { JobOutcomeDecision } from '../jobs/outcome.js';
@@ -307,7 +307,7 @@ export class ScenarioDefinition {
         // The six-month rule is reported on `sunset`, but `deprecated_at` may be the param that moved:
         // blame a param the caller gave, else the one at the pointer.
         const suspects = [refs.get(error.pointer), ...(error.pointer.startsWith('/deprecate') ? [refs.get('/deprecate/deprecated_at')] : [])];
-        const param = suspects.find((name) => name !== undefined && name in given) ?? suspects.find((name) => name !== undefined);
+        const param = suspects.find((name) => name !== undefined && Object.hasOwn(given, name)) ?? suspects.find((name) => name !== undefined);
         // At the defaults, the file itself is at fault: report the rule and the path.
         if (param === undefined || Object.keys(given).length === 0) throw Object.assign(error, { rule: i, param });
         throw new ScenarioParamsError({ [param]: [error.message] });
@@ -323,7 +323,7 @@ export class ScenarioDefinition {
     if (Object.keys(given).length === 0) return params;
     const validate = this.validator(mode);
     if (validate(params)) return params;
-    const errors: FieldErrors = {};
+    const errors = emptyFieldErrors();
     for (const error of validate.errors ?? []) {
       if (error.keyword === 'additionalProperties') {
         const name = String(error.params.additionalProperty);
