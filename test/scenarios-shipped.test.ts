@@ -34,6 +34,18 @@ describe('rate-limited (contract §3.5; spec §8)', () => {
     expect(readRateLimit(res)).toMatchObject({ quota: 3000, remaining: 0 });
   });
 
+  it('issue 14.5: `retry_after` is the time to the simulated reset: RateLimit t and X-RateLimit-Reset agree with Retry-After', async () => {
+    const c = client(makeApp());
+    await activate(c, { name: 'rate-limited', params: { retry_after: 2 } });
+    const viaActivation = await c.get('/v1/status').set(bearer(KEYS.free));
+    const viaPrefer = await c.get('/v1/status').set(bearer(KEYS.paid)).set('Prefer', 'scenario=rate-limited; retry_after=2');
+    for (const res of [viaActivation, viaPrefer]) {
+      expect(res.status).toBe(429);
+      expect(retryAfter(res)).toBe(2);
+      expect(readRateLimit(res)).toMatchObject({ remaining: 0, resetIn: 2, legacyReset: unixSecondsOf(FROZEN_AT) + 2 });
+    }
+  });
+
   it('§8: the refused request is not counted, as a real 429 is not; the counter resumes where it was', async () => {
     const c = client(makeApp());
     await c.get('/v1/status').set(bearer(KEYS.free));
