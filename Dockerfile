@@ -2,9 +2,15 @@
 # creator-commerce-mock as a CI sidecar: docker run -p 4010:4010 <image>
 #
 # The runtime stage holds exactly what `npm pack` ships plus production dependencies pinned by the
-# lock file: the same thing test/package/tarball.test.ts installs and starts on machines without Docker.
+# lock file. test/package/tarball.test.ts replays the build stage from this file on machines without
+# Docker (its COPY lines into an empty folder, then its RUN commands) and starts what the runtime
+# stage copies: every file the build needs must be COPY'd below, or `npm test` fails.
+#
+# Node 24: the active LTS line, maintained until 2028-04-30 (Node 20 reached end of life on
+# 2026-04-30; 22 ends on 2027-04-30). The package itself still supports Node >= 20.19 (`engines`).
+# Alpine keeps the image small and has busybox `wget` for a service container's --health-cmd.
 
-FROM node:20-alpine AS build
+FROM node:24-alpine AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -12,12 +18,14 @@ COPY tsconfig.json tsconfig.build.json README.md ./
 COPY src ./src
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
+# build-dist.mjs (run by `npm run build`) copies the fixture validator and bundles the CLI.
+COPY scripts ./scripts
 # prepack builds dist/; the tarball is the published package.
 RUN npm pack --silent && mkdir /pkg && tar -xzf creator-commerce-mock-*.tgz -C /pkg --strip-components=1 \
   && cp package-lock.json /pkg/ \
   && cd /pkg && npm ci --omit=dev --ignore-scripts --no-audit --no-fund && rm package-lock.json
 
-FROM node:20-alpine
+FROM node:24-alpine
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4010
 WORKDIR /app
 COPY --from=build --chown=node:node /pkg /app

@@ -87,13 +87,13 @@ describe('contract §1: the CLI', () => {
     expect(clock).toEqual({ now: '2026-03-01T00:00:00.000Z', mode: 'frozen' });
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('closes gracefully and exits 0 within 2 s on %s', async (signal) => {
+  // issue 14.5: no wall-clock budget here (a loaded machine misses it); the CLI's own 2 s forced
+  // exit is its code's business, and a hang fails the test by its timeout.
+  it.each(['SIGTERM', 'SIGINT'] as const)('closes gracefully and exits 0 on %s', async (signal) => {
     running = await startCli(['--port', '0']);
-    const started = Date.now();
     running.child.kill(signal);
     const code = await running.exited;
     expect(code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('lets an in-flight request finish before exiting on SIGTERM', async () => {

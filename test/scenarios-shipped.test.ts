@@ -34,6 +34,18 @@ describe('rate-limited (contract §3.5; spec §8)', () => {
     expect(readRateLimit(res)).toMatchObject({ quota: 3000, remaining: 0 });
   });
 
+  it('issue 14.5: `retry_after` is the time to the simulated reset: RateLimit t and X-RateLimit-Reset agree with Retry-After', async () => {
+    const c = client(makeApp());
+    await activate(c, { name: 'rate-limited', params: { retry_after: 2 } });
+    const viaActivation = await c.get('/v1/status').set(bearer(KEYS.free));
+    const viaPrefer = await c.get('/v1/status').set(bearer(KEYS.paid)).set('Prefer', 'scenario=rate-limited; retry_after=2');
+    for (const res of [viaActivation, viaPrefer]) {
+      expect(res.status).toBe(429);
+      expect(retryAfter(res)).toBe(2);
+      expect(readRateLimit(res)).toMatchObject({ remaining: 0, resetIn: 2, legacyReset: unixSecondsOf(FROZEN_AT) + 2 });
+    }
+  });
+
   it('§8: the refused request is not counted, as a real 429 is not; the counter resumes where it was', async () => {
     const c = client(makeApp());
     await c.get('/v1/status').set(bearer(KEYS.free));
@@ -185,19 +197,30 @@ describe('server-error (contract §3.5; spec §7.2, §7.3.5)', () => {
 describe('slow-responses (contract §3.5)', () => {
   const start = mockServers();
 
-  it('contract §3.5: answers after a real delay of delay_ms, while other requests are answered at once', async () => {
+  it('contract §3.5: answers after a real delay of delay_ms', async () => {
     const mock = await start({ clock: FROZEN_AT });
     await mock.admin.scenarios.activate({ name: 'slow-responses', api_key_id: 'key_free_default', params: { delay_ms: 300 } });
-    const timed = async (token: string) => {
-      const began = performance.now();
-      const res = await fetch(`${mock.apiUrl}/status`, { headers: bearer(token) });
-      return { status: res.status, ms: performance.now() - began, done: performance.now() };
-    };
-    const [slow, fast] = await Promise.all([timed(KEYS.free), timed(KEYS.paid)]);
-    expect([slow.status, fast.status]).toEqual([200, 200]);
-    // A real timer never fires early by more than clock granularity.
-    expect(slow.ms).toBeGreaterThanOrEqual(295);
-    expect(fast.done).toBeLessThan(slow.done);
+    const began = performance.now();
+    const res = await fetch(`${mock.apiUrl}/status`, { headers: bearer(KEYS.free) });
+    expect(res.status).toBe(200);
+    // A real timer never fires early by more than clock granularity (a lower bound: load only adds).
+    expect(performance.now() - began).toBeGreaterThanOrEqual(295);
+  });
+
+  it('issue 14.5: a delayed request does not hold up the others (event order, no wall-clock budget)', async () => {
+    const mock = await start({ clock: FROZEN_AT, scenarios: ['slow-responses;api_key_id=key_free_default;delay_ms=30000;times=5'] });
+    let slowSettled = false;
+    const slow = fetch(`${mock.apiUrl}/status`, { headers: bearer(KEYS.free) }).then(
+      () => (slowSettled = true),
+      () => (slowSettled = true),
+    );
+    // Until the slow request is waiting in the sandbox: the scenario counts it when the wait begins.
+    while ((await mock.admin.scenarios.list()).active[0]?.remaining !== 4) await new Promise((r) => setTimeout(r, 5));
+    const fast = await fetch(`${mock.apiUrl}/status`, { headers: bearer(KEYS.paid) });
+    expect(fast.status).toBe(200);
+    expect(slowSettled).toBe(false);
+    await mock.close();
+    await slow;
   });
 
   it('contract §3.5: delay_ms is bounded: above 30000 is refused with 422', async () => {
@@ -214,9 +237,8 @@ describe('slow-responses (contract §3.5)', () => {
     );
     // Until the request is waiting in the sandbox: the scenario counts it when the wait begins.
     while ((await mock.admin.scenarios.list()).active[0]?.remaining !== 4) await new Promise((r) => setTimeout(r, 5));
-    const began = performance.now();
+    // Were the close to wait for the 30 s delay, the test would time out first: no budget needed.
     await mock.close();
-    expect(performance.now() - began).toBeLessThan(10_000);
     expect(await pending).toBe('connection closed');
   });
 });

@@ -62,11 +62,14 @@ export function rateLimitHeaders(standing: RateLimitStanding): Record<string, st
   return record;
 }
 
-/** The 429 of spec §8, shared by the limiter and the `rate-limited` scenario. */
-export function rateLimitExceeded(standing: RateLimitStanding, retryAfter = standing.secondsUntilReset): ApiError {
+/**
+ * The 429 of spec §8, shared by the limiter and the `rate-limited` scenario. Retry-After is always
+ * the RateLimit `t` (README "Rate limits": they are equal), so a client reading either waits as long.
+ */
+export function rateLimitExceeded(standing: RateLimitStanding): ApiError {
   return new ApiError('rate_limit_exceeded', {
     message: MESSAGES.rateLimited,
-    headers: { ...rateLimitHeaders({ ...standing, remaining: 0 }), 'Retry-After': String(retryAfter) },
+    headers: { ...rateLimitHeaders({ ...standing, remaining: 0 }), 'Retry-After': String(standing.secondsUntilReset) },
     extra: { plan_tier: standing.tier },
   });
 }

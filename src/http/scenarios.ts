@@ -56,8 +56,13 @@ function errorAnswer(ctx: SandboxContext, error: ErrorEffect): ApiError {
   if (error.code === 'rate_limit_exceeded' && caller && rateLimit) {
     // The limiter's own 429, headers and `plan_tier` included; refused, so not counted either.
     const { rateLimiter, clock } = ctx.state.world;
-    rateLimiter.refund(rateLimitSubject(caller).subject, clock.now());
-    const limited = rateLimitExceeded(rateLimit, error.retry_after ?? rateLimit.secondsUntilReset);
+    const now = clock.now();
+    rateLimiter.refund(rateLimitSubject(caller).subject, now);
+    // `retry_after` plays the window's reset: Retry-After, RateLimit `t` and X-RateLimit-Reset all
+    // say it, so a client honouring any one of them waits the same time.
+    const standing =
+      error.retry_after === undefined ? rateLimit : { ...rateLimit, secondsUntilReset: error.retry_after, resetAt: now + error.retry_after * 1000 };
+    const limited = rateLimitExceeded(standing);
     return new ApiError(error.code, { message: limited.message, headers: limited.headers, extra: limited.extra, ...overrides });
   }
   return new ApiError(error.code, {

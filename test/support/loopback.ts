@@ -1,7 +1,7 @@
 /**
  * Helpers for tests that talk to a real socket (`startServer`, port 0): a bounded-concurrency runner
- * and `send`, which turns a generated request into a fetch. Counts are bounded; nothing here sleeps
- * or measures time.
+ * and `send`, which sends a generated request on a connection of its own. Counts are bounded;
+ * nothing here sleeps or measures time.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { MockServer } from '../../src/server.js';
@@ -58,11 +58,35 @@ function parse(text: string): unknown {
   }
 }
 
-export async function send(mock: MockServer, request: GeneratedRequest, options: SendOptions): Promise<LoopbackResponse> {
+/**
+ * One request on a connection of its own (`agent: false`, no keep-alive). A pooled keep-alive
+ * socket can be closed by the server's idle timer just as the client reuses it, which a loaded
+ * machine makes likely ("fetch failed … other side closed" in the soak, issue 14.5).
+ */
+function openRequest(mock: MockServer, request: GeneratedRequest, options: SendOptions) {
   const { headers, body } = prepare(request, options);
-  const response = await fetch(`${mock.url}${request.url}`, { method: request.method, headers, ...(body === undefined ? {} : { body }) });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: parse(text) };
+  const bytes = Buffer.from(body ?? '');
+  const { hostname, port } = new URL(mock.url);
+  const outgoing = httpRequest({ hostname, port, method: request.method, path: request.url, agent: false, headers: { ...headers, 'content-length': String(bytes.length) } });
+  const response = new Promise<LoopbackResponse>((resolve, reject) => {
+    outgoing.on('error', reject);
+    outgoing.on('response', (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('error', reject);
+      incoming.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: incoming.statusCode ?? 0, headers: toHeaders(incoming.headers), text, body: parse(text) });
+      });
+    });
+  });
+  return { outgoing, bytes, response };
+}
+
+export function send(mock: MockServer, request: GeneratedRequest, options: SendOptions): Promise<LoopbackResponse> {
+  const { outgoing, bytes, response } = openRequest(mock, request, options);
+  outgoing.end(bytes);
+  return response;
 }
 
 function toHeaders(raw: IncomingHttpHeaders): Headers {
@@ -86,24 +110,10 @@ export async function sendTogether(mock: MockServer, requests: readonly Generate
     if (begun === requests.length) allBegun();
   };
   mock.server.on('request', onRequest);
-  const { hostname, port } = new URL(mock.url);
   try {
     const pending = requests.map((request) => {
-      const { headers, body } = prepare(request, options);
-      const bytes = Buffer.from(body ?? '');
+      const { outgoing, bytes, response } = openRequest(mock, request, options);
       const half = Math.floor(bytes.length / 2);
-      const outgoing = httpRequest({ hostname, port, method: request.method, path: request.url, agent: false, headers: { ...headers, 'content-length': String(bytes.length) } });
-      const response = new Promise<LoopbackResponse>((resolve, reject) => {
-        outgoing.on('error', reject);
-        outgoing.on('response', (incoming) => {
-          const chunks: Buffer[] = [];
-          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-          incoming.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            resolve({ status: incoming.statusCode ?? 0, headers: toHeaders(incoming.headers), text, body: parse(text) });
-          });
-        });
-      });
       outgoing.flushHeaders();
       if (half > 0) outgoing.write(bytes.subarray(0, half));
       return { outgoing, rest: bytes.subarray(half), response };
