@@ -24,6 +24,12 @@ export const ERROR_CATALOG = {
     message: 'Authentication required: send a valid API key as `Authorization: Bearer <API_KEY>`.',
   },
   forbidden: { status: 403, type: 'invalid_request_error', message: 'This credential does not have permission for this action.' },
+  cross_site_request: {
+    status: 403,
+    type: 'invalid_request_error',
+    message: 'The admin API answers only its own origin, on a loopback, bound or allowed host name.',
+    extension: true,
+  },
   resource_missing: { status: 404, type: 'invalid_request_error', message: 'No such resource.' },
   method_not_allowed: {
     status: 405,

@@ -21,6 +21,11 @@ export const MESSAGES = {
   validationFailed: 'The request contains invalid data. See `errors` for the fields.',
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
+  adminTokenRequired: 'This admin API needs the header X-Admin-Token with the configured admin token.',
+  crossSiteOrigin: (origin: string) =>
+    `The admin API does not answer web pages of other sites: Origin '${origin}' is not the sandbox's own origin.`,
+  crossSiteHost: (host: string) =>
+    `The admin API does not answer Host '${host}': use a loopback name or the bound address, or allow the name with --allowed-hosts.`,
   internal: 'An unexpected error occurred on our side. The request may be retried.',
   preferScenario: (detail: string) => `The scenario asked for in the Prefer header cannot be applied: ${detail}.`,
   rateLimited: 'Too many requests. Retry after the number of seconds in Retry-After.',

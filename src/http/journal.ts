@@ -4,11 +4,8 @@
  * `/openapi.json` are never recorded.
  */
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
+import { isUnder } from './path-prefix.js';
 import { replyStatus } from './reply.js';
-
-export function isUnder(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`);
-}
 
 /** Bodies the journal reads itself are capped like parsed ones (1 MiB). */
 const MAX_UNREAD_BODY_BYTES = 1024 * 1024;
