@@ -5,8 +5,10 @@ import { AdminClient } from './admin/client.js';
 import { API_PREFIX, createApp, type CreateAppOptions, type MockApp } from './app.js';
 
 export interface MockServer {
-  /** Base URL, e.g. `http://127.0.0.1:54321`. */
+  /** Base URL to connect to, e.g. `http://127.0.0.1:54321` (loopback when bound to all interfaces). */
   url: string;
+  /** The address actually bound, e.g. `http://0.0.0.0:4010`: what the CLI's listening line says. */
+  boundUrl: string;
   /** `url + '/v1'`. */
   apiUrl: string;
   port: number;
@@ -31,11 +33,14 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
     });
   });
   const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
+  const bound = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // "All interfaces" is no address to connect to: the same machine's loopback reaches it.
+  const reachable = bound === '0.0.0.0' ? '127.0.0.1' : bound === '[::]' ? '[::1]' : bound;
+  const url = `http://${reachable}:${address.port}`;
   let closing: Promise<void> | undefined;
   return {
     url,
+    boundUrl: `http://${bound}:${address.port}`,
     apiUrl: `${url}${API_PREFIX}`,
     port: address.port,
     admin: new AdminClient(url, app.sandbox.options.adminToken),
