@@ -3,6 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AdminClient } from './admin/client.js';
 import { API_PREFIX, createApp, type CreateAppOptions, type MockApp } from './app.js';
+import { GracefulClose, type CloseReport } from './graceful-close.js';
+
+export type { CloseReport };
 
 export interface MockServer {
   /** Base URL to connect to, e.g. `http://127.0.0.1:54321` (loopback when bound to all interfaces). */
@@ -15,16 +18,19 @@ export interface MockServer {
   admin: AdminClient;
   app: MockApp;
   server: Server;
-  /** Stops accepting connections, lets in-flight requests finish, then resolves. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, answers every request already received (the last one of each
+   * connection with `Connection: close`), then resolves. Requests still unanswered after the
+   * `shutdownGrace` period are cut; the report counts them. Every call returns the same report.
+   */
+  close(): Promise<CloseReport>;
 }
-
-const FORCE_CLOSE_AFTER_MS = 1500;
 
 export async function startMockServer(options: CreateAppOptions = {}): Promise<MockServer> {
   const app = createApp(options);
   const { port, host } = app.sandbox.options;
   const server = createServer(app.callback());
+  const graceful = new GracefulClose(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -37,7 +43,6 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
   // "All interfaces" is no address to connect to: the same machine's loopback reaches it.
   const reachable = bound === '0.0.0.0' ? '127.0.0.1' : bound === '[::]' ? '[::1]' : bound;
   const url = `http://${reachable}:${address.port}`;
-  let closing: Promise<void> | undefined;
   return {
     url,
     boundUrl: `http://${bound}:${address.port}`,
@@ -46,22 +51,6 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
     admin: new AdminClient(url, app.sandbox.options.adminToken),
     app,
     server,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        // In-flight requests finish; idle keep-alive sockets close now, stragglers after a grace period.
-        const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
-        force.unref();
-        // A keep-alive socket whose request finishes after close() starts is idle only then: sweep.
-        const sweep = setInterval(() => server.closeIdleConnections(), 25);
-        sweep.unref();
-        server.close(() => {
-          clearTimeout(force);
-          clearInterval(sweep);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
-      return closing;
-    },
+    close: () => graceful.close(app.sandbox.options.shutdownGraceMs),
   };
 }
