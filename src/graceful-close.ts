@@ -46,6 +46,11 @@ export class GracefulClose {
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => this.track(req.socket, res));
   }
 
+  /** True while a request received on this connection is not answered yet. */
+  answering(socket: unknown): boolean {
+    return (this.pending.get(socket as Socket)?.length ?? 0) > 0;
+  }
+
   /** Idempotent: every caller gets the same report. */
   close(graceMs: number): Promise<CloseReport> {
     this.closing ??= this.run(graceMs);

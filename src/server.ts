@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { AdminClient } from './admin/client.js';
 import { API_PREFIX, createApp, type CreateAppOptions, type MockApp } from './app.js';
 import { GracefulClose, type CloseReport } from './graceful-close.js';
+import { answerClientErrors } from './http/client-error.js';
 
 export type { CloseReport };
 
@@ -31,6 +32,7 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
   const { port, host } = app.sandbox.options;
   const server = createServer(app.callback());
   const graceful = new GracefulClose(server);
+  answerClientErrors(server, { nextRequestId: () => app.sandbox.requestIds.next(), answering: (socket) => graceful.answering(socket) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -37,6 +37,18 @@ export const ERROR_CATALOG = {
     message: 'This method is not allowed on this path.',
     extension: true,
   },
+  request_timeout: {
+    status: 408,
+    type: 'invalid_request_error',
+    message: 'The request did not arrive in full in time (Node\'s headersTimeout / requestTimeout).',
+    extension: true,
+  },
+  headers_too_large: {
+    status: 431,
+    type: 'invalid_request_error',
+    message: 'The request headers are larger than the server accepts (16 KiB in all).',
+    extension: true,
+  },
   idempotency_key_reused: {
     status: 400,
     type: 'invalid_request_error',

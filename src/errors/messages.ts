@@ -21,6 +21,7 @@ export const MESSAGES = {
   validationFailed: 'The request contains invalid data. See `errors` for the fields.',
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
+  unparsableRequest: 'The request is not valid HTTP/1.1 (method, target, version or a header).',
   adminTokenRequired: 'This admin API needs the header X-Admin-Token with the configured admin token.',
   crossSiteOrigin: (origin: string) =>
     `The admin API does not answer web pages of other sites: Origin '${origin}' is not the sandbox's own origin.`,
