@@ -10,6 +10,8 @@ import { bearer, KEYS, startServer } from './support/harness.js';
 import { RawConnection, rawGet } from './support/raw-http.js';
 
 const STATUS = rawGet('/v1/status', bearer(KEYS.free));
+/** Headers and part of a body: a request in flight that never completes. */
+const NEVER_COMPLETES = `POST /v1/auth/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEYS.free}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`;
 
 let running: RunningCli | undefined;
 afterEach(() => {
@@ -64,8 +66,7 @@ describe('issue 13.6: closing answers every request already received', () => {
   it('cuts a request still unanswered when the grace period ends, and counts it', async () => {
     const mock = await startServer({ shutdownGrace: 50 });
     const connection = await idleConnection(mock.port);
-    // Headers and part of a body: the request is in flight and never completes.
-    connection.send(`POST /v1/auth/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEYS.free}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`);
+    connection.send(NEVER_COMPLETES);
     expect(await mock.close()).toEqual({ cut: 1 });
     await connection.closed();
     expect(connection.responses).toHaveLength(1);
@@ -84,7 +85,7 @@ describe('issue 13.6: the CLI on SIGTERM', () => {
     running = await startCli(['--port', '0', '--shutdown-grace', '50']);
     const port = Number(new URL(running.url).port);
     const connection = await idleConnection(port);
-    connection.send(`POST /v1/auth/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEYS.free}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`);
+    connection.send(NEVER_COMPLETES);
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
     expect(running.output()).toMatch(/stopped \(SIGTERM\); 1 request cut after the 50 ms grace period/);
