@@ -4,7 +4,7 @@
  */
 import Koa from 'koa';
 import compose from 'koa-compose';
-import { buildAdminRouter } from './admin/routes.js';
+import { ADMIN_PREFIX, adminApi } from './admin/routes.js';
 import type { RealTimeSource } from './clock/virtual-clock.js';
 import { authenticate } from './http/authenticate.js';
 import { captureWorld } from './http/capture-world.js';
@@ -13,15 +13,16 @@ import type { SandboxContext, SandboxState } from './http/context.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { callerIdentification } from './http/identify-caller.js';
 import { idempotency } from './http/idempotency.js';
-import { isUnder, journal } from './http/journal.js';
+import { journal } from './http/journal.js';
 import { jsonBody } from './http/json-body.js';
+import { isUnder } from './http/path-prefix.js';
 import { observeResponses, type ResponseObserver } from './http/observe-responses.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { sendReply } from './http/reply.js';
 import { requestLog, type LogWriter } from './http/request-log.js';
 import { applyScenarios } from './http/scenarios.js';
-import { apiRoutes, routeFallback, validateRequest, type SandboxMiddleware } from './operations/router.js';
+import { apiRoutes, unknownPath, validateRequest, type SandboxMiddleware } from './operations/router.js';
 import type { OperationDef } from './operations/types.js';
 import { deprecationPredicate } from './openapi/deprecation.js';
 import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';
@@ -92,8 +93,6 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   // Errors never reach Koa's own handler (the envelope answers them); keep it silent in test suites.
   app.silent = true;
 
-  const adminRouter = buildAdminRouter(resolved.adminToken);
-
   const v1 = compose<SandboxContext>([
     callerIdentification(),
     rateLimit(),
@@ -115,8 +114,8 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
     under(API_PREFIX, v1),
     // Outside /v1: the OpenAPI document (no key, not counted), the admin API, and 404s in the envelope.
     openApiRoute(app.openapi),
-    routeFallback(adminRouter),
-    adminRouter.routes() as unknown as SandboxMiddleware,
+    under(ADMIN_PREFIX, adminApi(resolved)),
+    unknownPath(),
   ];
   for (const middleware of stack) app.use(middleware as unknown as Koa.Middleware<SandboxState, { sandbox: Sandbox }>);
   return app;

@@ -47,11 +47,14 @@ async function main(): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    // Graceful: in-flight requests finish; the process exits 0 well within 2 s.
-    const deadline = setTimeout(() => process.exit(0), 1900);
+    // Graceful: requests already received are answered; the grace period bounds the wait.
+    const graceMs = mock.app.sandbox.options.shutdownGraceMs;
+    // A safety net only: close() itself ends by then, cutting what is left.
+    const deadline = setTimeout(() => process.exit(0), graceMs + 1000);
     deadline.unref();
-    void mock.close().then(() => {
-      process.stdout.write(`${PROGRAM} stopped (${signal})\n`);
+    void mock.close().then(({ cut }) => {
+      const cutNote = cut === 0 ? '' : `; ${cut} request${cut === 1 ? '' : 's'} cut after the ${graceMs} ms grace period`;
+      process.stdout.write(`${PROGRAM} stopped (${signal})${cutNote}\n`);
       process.exit(0);
     });
   };
@@ -60,7 +63,7 @@ async function main(): Promise<void> {
 
   const { sandbox } = mock.app;
   process.stdout.write(
-    `${PROGRAM} listening on ${mock.url} (api ${mock.apiUrl}, admin ${mock.url}/__admin, fixtures ${sandbox.fixture.name}, seed ${sandbox.options.seed}, clock ${sandbox.clock.mode})\n`,
+    `${PROGRAM} listening on ${mock.boundUrl} (api ${mock.apiUrl}, admin ${mock.url}/__admin, fixtures ${sandbox.fixture.name}, seed ${sandbox.options.seed}, clock ${sandbox.clock.mode})\n`,
   );
 }
 

@@ -36,6 +36,16 @@ export interface MockOptions {
   /** `running`, `frozen` (at boot time) or an ISO time to freeze at. */
   clock?: ClockSetting;
   adminToken?: string;
+  /**
+   * Host names (optionally `name:port`) the admin API answers besides loopback names and the bound
+   * address (contract §3): the name a CI service or a proxy reaches the sandbox by.
+   */
+  allowedHosts?: string[];
+  /**
+   * On close (SIGTERM, SIGINT, `mock.close()`), how long requests already received may take to be
+   * answered, in milliseconds; those still running then are cut. Default 1500.
+   */
+  shutdownGrace?: number;
   /** `spec`, `off` or `free=N,paid=M`. */
   rateLimit?: string;
   /** One line per request on stderr. */
@@ -58,6 +68,9 @@ export interface ResolvedOptions {
   seed: string;
   clock: { mode: 'running' | 'frozen'; start: number | undefined };
   adminToken: string | undefined;
+  /** Lower-cased `name` or `name:port` entries. */
+  allowedHosts: string[];
+  shutdownGraceMs: number;
   rateLimit: RateLimitQuotas;
   rateLimitSetting: string;
   log: boolean;
@@ -81,6 +94,10 @@ export const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.
 /** Default and bounds of `journalSize` (README "Request journal"). */
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const MAX_JOURNAL_SIZE = 1_000_000;
+
+/** Default and bound of `shutdownGrace` (README "Settings"): the default keeps exit within contract §1's 2 s. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 1500;
+export const MAX_SHUTDOWN_GRACE_MS = 600_000;
 
 export const SPEC_RATE_LIMIT: RateLimitQuotas = { enforce: true, free: 600, paid: 3000, windowSeconds: 60 };
 
@@ -131,6 +148,29 @@ export function parseJournalSize(value: unknown, setting = 'journal-size'): numb
   return n;
 }
 
+export function parseShutdownGrace(value: unknown, setting = 'shutdown-grace'): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_SHUTDOWN_GRACE_MS) {
+    throw new ConfigError(setting, `expected milliseconds, an integer from 0 to ${MAX_SHUTDOWN_GRACE_MS}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** A host name, an IPv4 address or a bracketed IPv6 address, with an optional port: what a Host header holds. */
+const HOST_ENTRY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::\d{1,5})?$/i;
+
+/** `allowedHosts`: a list, or a comma list as typed; each entry `name` or `name:port`, kept lower-cased. */
+export function parseAllowedHosts(value: unknown, setting = 'allowed-hosts'): string[] {
+  const entries = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value;
+  if (!Array.isArray(entries) || entries.length === 0) throw new ConfigError(setting, `expected a list of host names, got ${JSON.stringify(value)}`);
+  return entries.map((entry) => {
+    if (typeof entry !== 'string' || !HOST_ENTRY.test(entry)) {
+      throw new ConfigError(setting, `expected host names like 'commerce' or 'mock.internal:8080' (no scheme, no path), got ${JSON.stringify(entry)}`);
+    }
+    return entry.toLowerCase();
+  });
+}
+
 /** The `deprecations` option: each entry checked like a fixture's, errors named `deprecations[i].field`. */
 export function parseDeprecations(value: unknown, setting = 'deprecations'): DeprecationInfo[] {
   if (!Array.isArray(value)) throw new ConfigError(setting, `expected a list of {operation_id, deprecated_at, sunset, link}, got ${JSON.stringify(value)}`);
@@ -175,6 +215,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     seed: String(seed),
     clock: parseClock(options.clock ?? 'running'),
     adminToken: options.adminToken === undefined ? undefined : nonEmptyString(options.adminToken, 'admin-token'),
+    allowedHosts: options.allowedHosts === undefined ? [] : parseAllowedHosts(options.allowedHosts),
+    shutdownGraceMs: parseShutdownGrace(options.shutdownGrace ?? DEFAULT_SHUTDOWN_GRACE_MS),
     rateLimit: parseRateLimit(rateLimitSetting),
     rateLimitSetting,
     log: options.log ?? false,

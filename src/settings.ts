@@ -3,7 +3,7 @@
  * value remembers where it came from so a bad one is reported under the name the user typed.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, parseClock, parseJournalSize, parsePort, parseRateLimit, type MockOptions } from './options.js';
+import { ConfigError, parseAllowedHosts, parseClock, parseJournalSize, parsePort, parseRateLimit, parseShutdownGrace, type MockOptions } from './options.js';
 
 export interface Setting {
   flag: string;
@@ -25,6 +25,8 @@ export const SETTINGS: Setting[] = [
   { flag: 'seed', env: 'MOCK_SEED', option: 'seed', default: '1', description: 'seeds ids and fake data' },
   { flag: 'clock', env: 'MOCK_CLOCK', option: 'clock', default: 'running', description: 'running, frozen, or an ISO time to freeze at' },
   { flag: 'admin-token', env: 'MOCK_ADMIN_TOKEN', option: 'adminToken', default: 'none', description: 'when set, admin calls need header X-Admin-Token' },
+  { flag: 'allowed-hosts', env: 'MOCK_ALLOWED_HOSTS', option: 'allowedHosts', default: 'none', description: 'comma list of host names the admin API also answers (besides loopback and the bound address)' },
+  { flag: 'shutdown-grace', env: 'MOCK_SHUTDOWN_GRACE', option: 'shutdownGrace', default: '1500', description: 'ms that requests received before SIGTERM/SIGINT may take; later ones are cut' },
   { flag: 'rate-limit', env: 'MOCK_RATE_LIMIT', option: 'rateLimit', default: 'spec', description: 'spec, off, or free=N,paid=M' },
   { flag: 'log', env: 'MOCK_LOG', option: 'log', default: 'off', boolean: true, description: 'print one line per request to stderr' },
 ];
@@ -109,6 +111,12 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
         case 'seed':
           // Kept as typed: `007` and `7` are different seeds, and long digit strings stay exact.
           options.seed = value as string;
+          break;
+        case 'allowedHosts':
+          options.allowedHosts = parseAllowedHosts(value, name);
+          break;
+        case 'shutdownGrace':
+          options.shutdownGrace = parseShutdownGrace(value, name);
           break;
         case 'scenarios':
           options.scenarios = value as string[];

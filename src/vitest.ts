@@ -46,7 +46,9 @@ export function mockServerSetup(options: MockOptions = {}) {
     const mock = await startMockServer(options);
     const provided: ProvidedMock = { url: mock.url, apiUrl: mock.apiUrl, adminToken: options.adminToken ?? null };
     project.provide(PROVIDE_KEY, provided);
-    return () => mock.close();
+    return async () => {
+      await mock.close();
+    };
   };
 }
 

@@ -1,6 +1,7 @@
 /** Contract §3.4: `/__admin/requests`, the request journal. */
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
+import { bodiesArrived } from '../http/journal.js';
 import { UnknownJournalCursor, type JournalFilter } from '../journal/request-journal.js';
 import type { JsonSchema } from '../operations/types.js';
 import { queryOf, type AdminRoute } from './route-kit.js';
@@ -22,8 +23,9 @@ const listSchema: JsonSchema = {
 };
 
 export function registerJournalRoutes(route: AdminRoute): void {
-  route('get', '/requests', (ctx) => {
+  route('get', '/requests', async (ctx) => {
     const filter = queryOf<JournalFilter>(ctx, listSchema);
+    await bodiesArrived(ctx.sandbox.world.journal);
     try {
       ctx.body = { object: 'list', ...ctx.sandbox.world.journal.list(filter) };
     } catch (error) {

@@ -2,22 +2,27 @@
  * The admin API of contract §3 under /__admin: never rate-limited, never counted, no API key.
  * Admin calls act on the sandbox's current world (`ctx.sandbox.world`), read when they act: a call
  * whose body arrived after a reset acts on the new world, as its sender expects.
- * With an admin token configured every call needs `X-Admin-Token`. Errors use the same envelope.
+ * Only the sandbox's own origin and host names reach it, and with an admin token configured every
+ * call needs `X-Admin-Token` (src/admin/guard.ts). Errors use the same envelope.
  */
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import compose from 'koa-compose';
 import { ApiError } from '../errors/api-error.js';
 import { isInClockRange, MAX_INSTANT, MAX_INSTANT_MS, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
 import { MESSAGES } from '../errors/messages.js';
-import type { Next, SandboxContext, SandboxState } from '../http/context.js';
+import type { SandboxContext, SandboxMiddleware, SandboxState } from '../http/context.js';
 import { jsonBody } from '../http/json-body.js';
+import { routeFallback } from '../operations/router.js';
 import type { JsonSchema } from '../operations/types.js';
 import { validationFailed } from '../operations/validation.js';
+import type { ResolvedOptions } from '../options.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { jobSummary } from '../resources/jobs/admin-summary.js';
 import { FixtureError, loadFixture } from '../store/fixture-file.js';
 import type { Plan } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
+import { adminAuth, adminSameSite } from './guard.js';
 import { registerJournalRoutes } from './journal-routes.js';
 import { adminRoute, bodyOf, pathParam } from './route-kit.js';
 import { registerScenarioRoutes } from './scenario-routes.js';
@@ -92,18 +97,28 @@ export function accountState(account: AccountStore) {
   return { account: account.account, state: { ...snapshot, jobs: snapshot.jobs.map(jobSummary), credits: account.account.credits } };
 }
 
-export function adminAuth(token: string | undefined) {
-  return async function adminAuthMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
-    if (token !== undefined && ctx.get('X-Admin-Token') !== token) {
-      throw new ApiError('authentication_required', { message: 'This admin API needs the header X-Admin-Token with the configured admin token.' });
-    }
-    await next();
-  };
+export const ADMIN_PREFIX = '/__admin';
+
+/**
+ * Everything under /__admin (app.ts sends only paths `isUnder` it): the guards, then the routes;
+ * a path no route has answers 404, a route's path with another method 405 with `Allow`.
+ */
+export function adminApi(options: Pick<ResolvedOptions, 'host' | 'allowedHosts' | 'adminToken'>): SandboxMiddleware {
+  const router = buildAdminRouter();
+  return compose<SandboxContext>([
+    adminSameSite(options),
+    adminAuth(options.adminToken),
+    routeFallback(router),
+    router.routes() as unknown as SandboxMiddleware,
+  ]) as SandboxMiddleware;
 }
 
-export function buildAdminRouter(adminToken: string | undefined): Router<SandboxState> {
-  const router = new Router<SandboxState>({ prefix: '/__admin' });
-  router.use(adminAuth(adminToken) as unknown as Middleware, jsonBody() as unknown as Middleware);
+function buildAdminRouter(): Router<SandboxState> {
+  // Exact matching, as everywhere else (src/http/path-prefix.ts): @koa/router ignores case and a
+  // trailing slash by default, which once let `/__ADMIN/reset` past the token check.
+  const router = new Router<SandboxState>({ prefix: ADMIN_PREFIX, sensitive: true, strict: true });
+  // Bodies are read only for a route that matched (router.use runs with matched routes only).
+  router.use(jsonBody() as unknown as Middleware);
   const route = adminRoute(router);
 
   route('get', '/health', (ctx) => {

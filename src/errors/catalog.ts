@@ -24,11 +24,29 @@ export const ERROR_CATALOG = {
     message: 'Authentication required: send a valid API key as `Authorization: Bearer <API_KEY>`.',
   },
   forbidden: { status: 403, type: 'invalid_request_error', message: 'This credential does not have permission for this action.' },
+  cross_site_request: {
+    status: 403,
+    type: 'invalid_request_error',
+    message: 'The admin API answers only its own origin, on a loopback, bound or allowed host name.',
+    extension: true,
+  },
   resource_missing: { status: 404, type: 'invalid_request_error', message: 'No such resource.' },
   method_not_allowed: {
     status: 405,
     type: 'invalid_request_error',
     message: 'This method is not allowed on this path.',
+    extension: true,
+  },
+  request_timeout: {
+    status: 408,
+    type: 'invalid_request_error',
+    message: 'The request did not arrive in full in time (Node\'s headersTimeout / requestTimeout).',
+    extension: true,
+  },
+  headers_too_large: {
+    status: 431,
+    type: 'invalid_request_error',
+    message: 'The request headers are larger than the server accepts (16 KiB in all).',
     extension: true,
   },
   idempotency_key_reused: {

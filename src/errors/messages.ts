@@ -26,6 +26,12 @@ export const MESSAGES = {
   validationFailed: 'The request contains invalid data. See `errors` for the fields.',
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
+  unparsableRequest: 'The request is not valid HTTP/1.1 (method, target, version or a header).',
+  adminTokenRequired: 'This admin API needs the header X-Admin-Token with the configured admin token.',
+  crossSiteOrigin: (origin: string) =>
+    `The admin API does not answer web pages of other sites: Origin '${origin}' is not the sandbox's own origin.`,
+  crossSiteHost: (host: string) =>
+    `The admin API does not answer Host '${host}': use a loopback name or the bound address, or allow the name with --allowed-hosts.`,
   internal: 'An unexpected error occurred on our side. The request may be retried.',
   clockOutOfRange: (min: string, max: string) => `must be from ${min} to ${max}: the instants with four-digit years, which every ISO 8601 parser reads`,
   clockAdvancePast: (max: string, most: number) => `would move the clock past ${max}; at most ${most} from the clock's instant`,

@@ -3,19 +3,18 @@
  * included. It wraps the error envelope, so it sees the status actually sent; admin calls and
  * `/openapi.json` are never recorded.
  */
+import type { RequestJournal } from '../journal/request-journal.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
+import { isUnder } from './path-prefix.js';
 import { replyStatus } from './reply.js';
-
-export function isUnder(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`);
-}
 
 /** Bodies the journal reads itself are capped like parsed ones (1 MiB). */
 const MAX_UNREAD_BODY_BYTES = 1024 * 1024;
 
 /**
  * A JSON body nobody read: the request was answered before its body was parsed (a scenario's 500,
- * a 401, a 429). Read here, once the answer is decided, so the journal still shows what was sent.
+ * a 401, a 429). Read here, once the answer is decided and without delaying it, so the journal
+ * still shows what was sent.
  */
 function hasUnreadBody(ctx: SandboxContext): boolean {
   const req = ctx.req;
@@ -31,8 +30,10 @@ function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const socket = req.socket;
     const finish = (text: string | undefined) => {
       req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onError);
+      socket.off('close', onError);
       resolve(text);
     };
     const onData = (chunk: Buffer) => {
@@ -42,12 +43,42 @@ function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
     };
     const onEnd = () => finish(Buffer.concat(chunks).toString('utf8'));
     const onError = () => finish(undefined);
-    // `close` without `end`: the client went away mid-body.
+    // `close` without `end`: the client went away mid-body. Once the answer has left, Node no longer
+    // closes the request when its connection closes: listen to the connection too.
     req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onError);
+    socket.once('close', onError);
   });
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * Bodies being read for entries whose answer has already left, per journal. Listing the journal
+ * waits for them, so a client that got its answer and then reads the journal finds its request with
+ * its body; the wait is bounded, so a client that never finishes its body cannot stall the admin API
+ * (its entry then shows up when the body arrives or the connection closes).
+ */
+const arriving = new WeakMap<RequestJournal, Set<Promise<void>>>();
+
+/** Longest a journal listing waits for bodies still arriving (real time: bytes on the wire, not state). */
+export const BODY_ARRIVAL_WAIT_MS = 1000;
+
+export async function bodiesArrived(journal: RequestJournal): Promise<void> {
+  const reads = arriving.get(journal);
+  if (!reads || reads.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, BODY_ARRIVAL_WAIT_MS)));
+  await Promise.race([Promise.all(reads), bound]);
+  clearTimeout(timer);
+}
+
+function finishWhenBodyArrives(ctx: SandboxContext, journal: RequestJournal, finish: (raw: string | undefined) => void): void {
+  let reads = arriving.get(journal);
+  if (!reads) arriving.set(journal, (reads = new Set()));
+  const read = readUnreadBody(ctx).then(finish);
+  reads.add(read);
+  void read.finally(() => reads.delete(read));
+}
 
 export function journal(prefix: string): SandboxMiddleware {
   return function journalMiddleware(ctx, next) {
@@ -70,16 +101,22 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
   } finally {
     const { caller, operation, scenarios, idempotentReplayed } = ctx.state;
     const known = caller?.kind === 'api_key';
-    // The text as sent, not the parsed body: validation fills defaults into that one.
-    const raw = (ctx.request as { rawBody?: string }).rawBody ?? (hasUnreadBody(ctx) ? await readUnreadBody(ctx) : undefined);
-    journal.finish(ticket, {
+    const outcome = {
       status: replyStatus(ctx),
       account_id: known ? caller.account.id : null,
       api_key_id: known ? caller.key.id : null,
       operation_id: operation?.operationId ?? null,
       idempotent_replayed: idempotentReplayed === true,
       scenario_ids: scenarios ? scenarios.scenarioIds() : NONE,
-      raw_body: raw,
-    });
+      // The text as sent, not the parsed body: validation fills defaults into that one.
+      raw_body: (ctx.request as { rawBody?: string }).rawBody,
+    };
+    // Answered before its body was read (a 401, a 429): the answer leaves now, and the entry is
+    // finished once the body has arrived, never holding the answer back (issue 13.13).
+    if (outcome.raw_body === undefined && hasUnreadBody(ctx)) {
+      finishWhenBodyArrives(ctx, journal, (raw) => journal.finish(ticket, { ...outcome, raw_body: raw }));
+    } else {
+      journal.finish(ticket, outcome);
+    }
   }
 }

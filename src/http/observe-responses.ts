@@ -6,6 +6,7 @@
  */
 import type { OperationDef } from '../operations/types.js';
 import type { Next, SandboxContext } from './context.js';
+import { isUnder } from './path-prefix.js';
 
 export interface FinishedResponse {
   method: string;
@@ -25,7 +26,7 @@ export interface FinishedResponse {
 export type ResponseObserver = (response: FinishedResponse) => void;
 
 export function observeResponses(observers: ReadonlySet<ResponseObserver>, prefix: string) {
-  const watched = (path: string) => path === prefix || path.startsWith(`${prefix}/`);
+  const watched = (path: string) => isUnder(path, prefix);
   const observe = async (ctx: SandboxContext, next: Next): Promise<void> => {
     await next();
     const sent = ctx.state.written ? ctx.state.reply : undefined;

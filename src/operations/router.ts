@@ -87,13 +87,24 @@ function noRoute(ctx: SandboxContext, allow: string | undefined): ApiError {
   return new ApiError('resource_missing', { message: MESSAGES.unknownRoute(ctx.method, ctx.path) });
 }
 
-/** Unknown admin paths answer 404 and known paths with another method 405 (with `Allow`), in the envelope. */
+/**
+ * For a @koa/router router: a path no route answered is a 404, a route's path with another method a
+ * 405 with `Allow`, in the envelope. Only route layers count: a `router.use` layer matches every
+ * path and has no methods (it once turned every unknown admin path into a 405 with an empty `Allow`).
+ */
 export function routeFallback(router: Router<SandboxState>): SandboxMiddleware {
   return async function routeFallbackMiddleware(ctx, next) {
     await next();
     if (ctx.body !== undefined || ctx.status !== 404) return;
-    const matched = router.match(ctx.path, ctx.method);
-    throw noRoute(ctx, matched.path.length > 0 ? [...new Set(matched.path.flatMap((layer) => layer.methods))].join(', ') : undefined);
+    const methods = router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods);
+    throw noRoute(ctx, methods.length > 0 ? [...new Set(methods)].join(', ') : undefined);
+  };
+}
+
+/** The end of the chain: a path under no prefix and no route, answered 404 in the envelope. */
+export function unknownPath(): SandboxMiddleware {
+  return function unknownPathMiddleware(ctx) {
+    throw noRoute(ctx, undefined);
   };
 }
 

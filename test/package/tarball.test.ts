@@ -122,7 +122,8 @@ describe('the packed tarball', () => {
     expect(env).toMatchObject({ HOST: '0.0.0.0', NODE_ENV: 'production' });
     const server = await startProcess(process.execPath, args, { ...env, PORT: '0' }, app);
     running.push(server);
-    expect(server.firstLine).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    // Issue 13.3: the line says what is bound; http://0.0.0.0:PORT is also connectable on Linux.
+    expect(server.firstLine).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+/);
     const health = await fetch(`${server.url}/__admin/health`);
     expect(await health.json()).toEqual({ status: 'ok' });
     const status = await fetch(`${server.url}/v1/status`, { headers: { Authorization: 'Bearer cc_test_paid_default_key' } });
