@@ -113,7 +113,7 @@ export function adminApi(options: Pick<ResolvedOptions, 'host' | 'allowedHosts' 
   ]) as SandboxMiddleware;
 }
 
-function buildAdminRouter(): Router<SandboxState> {
+export function buildAdminRouter(): Router<SandboxState> {
   // Exact matching, as everywhere else (src/http/path-prefix.ts): @koa/router ignores case and a
   // trailing slash by default, which once let `/__ADMIN/reset` past the token check.
   const router = new Router<SandboxState>({ prefix: ADMIN_PREFIX, sensitive: true, strict: true });

@@ -37,7 +37,7 @@ type Pick = <T>(items: readonly T[]) => T;
 
 /** Every admin route, read from the router itself so a new route is fuzzed without being listed here. */
 function adminRoutes(): Array<{ method: string; path: string }> {
-  const router = buildAdminRouter(undefined) as unknown as { stack: Array<{ path: string; methods: string[] }> };
+  const router = buildAdminRouter() as unknown as { stack: Array<{ path: string; methods: string[] }> };
   const routes: Array<{ method: string; path: string }> = [];
   for (const layer of router.stack) {
     for (const method of layer.methods) if (method !== 'HEAD') routes.push({ method, path: layer.path });
@@ -115,7 +115,7 @@ function generator(seed: number, admin: Array<{ method: string; path: string }>,
     } else {
       const route = pick(admin);
       method = random() < 0.9 ? route.method : pick(['GET', 'POST', 'PUT', 'OPTIONS']);
-      path = `/__admin${fill(route.path)}`;
+      path = fill(route.path);
       if (random() < 0.2) path += `?${pick(['account_id', 'limit', ...HOSTILE_NAMES])}=${encodeURIComponent(String(jsonValue(random, pick, 4)))}`;
     }
     path = mangle(path);
