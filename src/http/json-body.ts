@@ -43,7 +43,12 @@ const tooLarge = () => new ApiError('bad_request', { message: MESSAGES.bodyTooLa
  */
 function readBytes(ctx: SandboxContext): Promise<Buffer> {
   const req = ctx.req;
-  if (Number(ctx.get('Content-Length') || 0) > BODY_LIMIT_BYTES) return Promise.reject(tooLarge());
+  if (Number(ctx.get('Content-Length') || 0) > BODY_LIMIT_BYTES) {
+    // Paused, not read: Node discards an unread body once the answer is sent, and the journal
+    // leaves a paused stream alone (reading part of it would leave the connection unusable).
+    req.pause();
+    return Promise.reject(tooLarge());
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
