@@ -96,7 +96,7 @@ export async function callEveryOperation(): Promise<string[]> {
     seen.push(JSON.stringify(result));
   }
   type ConversionsBody = NonNullable<paths['/ads/conversions']['post']['requestBody']>['content']['application/json'];
-  type ClientIpAddress = NonNullable<ConversionsBody['events'][number]['user_data']['client_ip_address']>;
+  type ClientIpAddress = NonNullable<NonNullable<ConversionsBody['events'][number]['user_data']>['client_ip_address']>;
   seen.push(typed<ClientIpAddress>('2001:db8::10'));
 
   // The README's PATCH body: a metadata key set, another removed with null.

@@ -29,6 +29,20 @@ export const conversionEventSchema: JsonSchema = openObjectSchema({
       anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', format: 'date-time' }],
       description: 'Unix seconds, or an ISO 8601 date-time with a time zone.',
     },
+    // Named so generated clients type what the README's examples send (issue 14.4); open, and typed only
+    // where every ad platform agrees (an address and a user agent are text), so nothing a platform's
+    // client sends is refused (issue 14.1).
+    user_data: openObjectSchema({
+      description: 'Identifies the person; recorded as sent, except that a string `email` or `phone` is SHA-256 hashed.',
+      properties: {
+        email: { description: 'Plain (hashed by the sandbox) or the SHA-256 hex of the trimmed, lower-cased address.' },
+        phone: { description: 'Plain (digits kept, then hashed) or SHA-256 hex.' },
+        external_id: { description: "The advertiser's own id for the person." },
+        client_ip_address: { type: 'string', description: 'An IPv4 or IPv6 address.' },
+        client_user_agent: { type: 'string', description: "The browser's User-Agent." },
+      },
+    }),
+    custom_data: openObjectSchema({ description: 'Free data about the conversion (value, currency, order id…), recorded as sent.' }),
   },
 });
 
