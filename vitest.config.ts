@@ -10,6 +10,12 @@ export default defineConfig({
           // The example suite is its own project, with its own globalSetup (below).
           exclude: ['test/examples/**', 'node_modules/**'],
           environment: 'node',
+          // Test files share each worker's module cache instead of importing src/ afresh per file:
+          // side by side on a loaded 2-core machine (\`/usr/bin/time npx vitest run --project sandbox\`)
+          // 179 s of CPU against 292 s, import time 12 s against 80 s, the same 1,093 tests passing.
+          // Sound because every test builds its own app (createApp/startMockServer): no test reads
+          // state another file left in a module, and spies are restored where they are set.
+          isolate: false,
           globalSetup: ['test/global-setup.ts'],
           // Every /v1 response a test receives through the harness must match the OpenAPI document.
           setupFiles: ['test/support/contract-setup.ts'],
