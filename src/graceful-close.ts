@@ -46,9 +46,13 @@ export class GracefulClose {
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => this.track(req.socket, res));
   }
 
-  /** True while a request received on this connection is not answered yet. */
-  answering(socket: unknown): boolean {
-    return (this.pending.get(socket as Socket)?.length ?? 0) > 0;
+  /**
+   * True while an answer is under way on this connection, or one is pending ahead of the request
+   * being read (the last one received): an answer written now would come out of order.
+   */
+  answerAhead(socket: unknown): boolean {
+    const responses = this.pending.get(socket as Socket) ?? [];
+    return responses.length > 1 || responses.some((res) => res.headersSent);
   }
 
   /** Idempotent: every caller gets the same report. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { AdminClient } from './admin/client.js';
 import { API_PREFIX, createApp, type CreateAppOptions, type MockApp } from './app.js';
 import { GracefulClose, type CloseReport } from './graceful-close.js';
-import { answerClientErrors } from './http/client-error.js';
+import { answerClientErrors, requireHostHeader } from './http/client-error.js';
 
 export type { CloseReport };
 
@@ -30,9 +30,11 @@ export interface MockServer {
 export async function startMockServer(options: CreateAppOptions = {}): Promise<MockServer> {
   const app = createApp(options);
   const { port, host } = app.sandbox.options;
-  const server = createServer(app.callback());
+  const nextRequestId = () => app.sandbox.world.requestIds.next();
+  // Node's own Host check answers bare text: `requireHostHeader` answers it in the envelope instead.
+  const server = createServer({ requireHostHeader: false }, requireHostHeader(nextRequestId, app.callback()));
   const graceful = new GracefulClose(server);
-  answerClientErrors(server, { nextRequestId: () => app.sandbox.requestIds.next(), answering: (socket) => graceful.answering(socket) });
+  answerClientErrors(server, { nextRequestId, answerAhead: (socket) => graceful.answerAhead(socket) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -105,7 +105,7 @@ describe('issue 13.2 / contract §3: the admin API refuses web pages of other si
     },
   );
 
-  it.each(['localhost', 'localhost:4010', 'LOCALHOST:4010', '127.0.0.1', '127.1.2.3:80', '[::1]:4010', '[::1]'])(
+  it.each(['localhost', 'localhost:4010', 'LOCALHOST:4010', '127.0.0.1', '127.1.2.3:80', '[::1]:4010', '[::1]', '[::ffff:127.0.0.1]:4010'])(
     'bound to loopback, accepts the loopback Host %s',
     async (host) => {
       expect((await client(makeApp()).get('/__admin/health').set('Host', host)).status).toBe(200);

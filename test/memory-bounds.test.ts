@@ -43,6 +43,18 @@ describe('issue 13.14: the idempotency store is capped per account', () => {
     expect(store.size).toBe(IDEMPOTENCY_KEYS_PER_ACCOUNT + 1);
   });
 
+  it('spec §8 with the cap: a key whose first request is still running is never the one evicted, so its retry waits instead of running again', () => {
+    const store = new IdempotencyStore();
+    const running = store.begin('acct_a', 'running', 'fp', T0);
+    expect(running.kind).toBe('new');
+    for (let i = 0; i < IDEMPOTENCY_KEYS_PER_ACCOUNT + 10; i++) remember(store, 'acct_a', `k${i}`);
+    expect(store.size).toBe(IDEMPOTENCY_KEYS_PER_ACCOUNT);
+    expect(store.begin('acct_a', 'running', 'fp', T0).kind).toBe('wait');
+    // The oldest completed keys went instead: 10,010 written beside the running one, 9,999 kept.
+    expect(store.begin('acct_a', 'k11', 'fp', T0).kind).toBe('replay');
+    expect(store.begin('acct_a', 'k10', 'fp', T0).kind).toBe('new');
+  });
+
   it('still forgets a key 24 hours after its first use (spec §8), per account', () => {
     const store = new IdempotencyStore();
     remember(store, 'acct_a', 'old');

@@ -117,6 +117,14 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
     ]);
   });
 
+  it('issue 14.1 (§4.6): user_data sent as null is accepted and recorded as sent', async () => {
+    const event = { event_name: 'Lead', event_time: NOW, user_data: null };
+    const res = await send(valid({ events: [event] }));
+    expectSuccess(res, sendConversions);
+    const { conversions } = await stateOf(app, ACCOUNTS.free);
+    expect(conversions).toEqual([recorded(event)]);
+  });
+
   it('issue 14.1 (§4.6): old and future events, ISO 8601 times, any action_source, user_data without an identifier and value without currency are recorded', async () => {
     const events = [
       { event_name: 'Lead', event_time: NOW - 30 * 86400, action_source: 'billboard', user_data: { client_ip_address: '203.0.113.7' } },

@@ -32,7 +32,8 @@ function parseHost(host: string, scheme = 'http:'): URL | undefined {
 /** `localhost`, `127.x.x.x` and `[::1]`: names no other site can make a browser resolve to us. */
 function isLoopbackName(hostname: string): boolean {
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
-  return name === 'localhost' || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name);
+  // `[::ffff:7f00:1]` is how URL writes the IPv4-mapped `[::ffff:127.0.0.1]`.
+  return name === 'localhost' || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name) || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(name);
 }
 
 export interface SameSiteOptions {

@@ -25,9 +25,11 @@ const listSchema: JsonSchema = {
 export function registerJournalRoutes(route: AdminRoute): void {
   route('get', '/requests', async (ctx) => {
     const filter = queryOf<JournalFilter>(ctx, listSchema);
-    await bodiesArrived(ctx.sandbox.world.journal);
+    // One world for the whole listing: a reset while bodies arrive must not list another journal.
+    const { journal } = ctx.sandbox.world;
+    await bodiesArrived(journal);
     try {
-      ctx.body = { object: 'list', ...ctx.sandbox.world.journal.list(filter) };
+      ctx.body = { object: 'list', ...journal.list(filter) };
     } catch (error) {
       if (!(error instanceof UnknownJournalCursor)) throw error;
       throw new ApiError('bad_request', { param: 'starting_after', message: MESSAGES.unknownJournalCursor(filter.starting_after ?? '') });

@@ -27,6 +27,8 @@ export const MESSAGES = {
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
   unparsableRequest: 'The request is not valid HTTP/1.1 (method, target, version or a header).',
+  hostRequired: 'An HTTP/1.1 request needs a Host header (RFC 9112 §3.2).',
+  connectUnsupported: 'CONNECT is not supported: this server is no proxy.',
   adminTokenRequired: 'This admin API needs the header X-Admin-Token with the configured admin token.',
   crossSiteOrigin: (origin: string) =>
     `The admin API does not answer web pages of other sites: Origin '${origin}' is not the sandbox's own origin.`,

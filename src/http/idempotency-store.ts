@@ -83,8 +83,7 @@ export class IdempotencyStore {
     const pending: PendingEntry = { state: 'pending', fingerprint, firstSeen: now, settled: new Promise<void>((resolve) => (settle = resolve)) };
     entries.set(key, pending);
     this.count += 1;
-    // Over the cap: the account's oldest key goes (the first in first-use order).
-    if (entries.size > this.perAccount) this.remove(entries, entries.keys().next().value!);
+    if (entries.size > this.perAccount) this.evictOldestCompleted(entries);
     return {
       kind: 'new',
       finish: (response) => {
@@ -99,6 +98,20 @@ export class IdempotencyStore {
         settle();
       },
     };
+  }
+
+  /**
+   * Over the cap: the account's oldest completed key goes (first-use order). A pending one is passed
+   * over: evicting it would let a retry run the operation a second time while the first still runs.
+   * Pending entries are as many as requests in flight, so the walk is short.
+   */
+  private evictOldestCompleted(entries: Map<string, Entry>): void {
+    for (const [key, entry] of entries) {
+      if (entry.state === 'completed') {
+        this.remove(entries, key);
+        return;
+      }
+    }
   }
 
   private remove(entries: Map<string, Entry>, key: string): void {

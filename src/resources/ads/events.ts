@@ -33,6 +33,8 @@ export const conversionEventSchema: JsonSchema = openObjectSchema({
     // where every ad platform agrees (an address and a user agent are text), so nothing a platform's
     // client sends is refused (issue 14.1).
     user_data: openObjectSchema({
+      // null too: a client that has no identifiers may send it so rather than leave it out.
+      type: ['object', 'null'],
       description: 'Identifies the person; recorded as sent, except that a string `email` or `phone` is SHA-256 hashed.',
       properties: {
         email: { description: 'Plain (hashed by the sandbox) or the SHA-256 hex of the trimmed, lower-cased address.' },
