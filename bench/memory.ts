@@ -11,7 +11,7 @@
 import type { RequestListener } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app.js';
-import { IDEMPOTENCY_KEYS_PER_ACCOUNT } from '../src/http/idempotency-store.js';
+import { IDEMPOTENCY_KEYS_PER_ACCOUNT } from '../src/protocol/idempotency-store.js';
 import { MAX_JOURNAL_SIZE } from '../src/options.js';
 import { sendInMemory } from './in-memory-request.js';
 

@@ -5,17 +5,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from './clock/virtual-clock.js';
-import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from './http/deprecation.js';
+import type { RateLimitQuotas } from './protocol/rate-limiter.js';
+import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from './protocol/deprecation.js';
 
 export type ClockSetting = 'running' | 'frozen' | string;
 
-export interface RateLimitQuotas {
-  /** `false` when limiting is off: headers are still sent, but nothing is ever refused. */
-  enforce: boolean;
-  free: number;
-  paid: number;
-  windowSeconds: number;
-}
+export type { RateLimitQuotas } from './protocol/rate-limiter.js';
 
 /** Options of `createApp` and `startMockServer`. All optional. */
 export interface MockOptions {

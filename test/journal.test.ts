@@ -1,7 +1,7 @@
 /** Contract §3.4: the request journal. */
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
-import { RequestJournal } from '../src/journal/request-journal.js';
+import { RequestJournal } from '../src/protocol/request-journal.js';
 import { ConfigError } from '../src/options.js';
 import { parseCliSettings } from '../src/settings.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from './support/harness.js';

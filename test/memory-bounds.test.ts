@@ -4,8 +4,8 @@
  * of these workloads is `npm run bench -- --only memory`).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IDEMPOTENCY_KEYS_PER_ACCOUNT, IdempotencyStore } from '../src/http/idempotency-store.js';
-import { RequestJournal, type JournalOutcome } from '../src/journal/request-journal.js';
+import { IDEMPOTENCY_KEYS_PER_ACCOUNT, IdempotencyStore } from '../src/protocol/idempotency-store.js';
+import { RequestJournal, type JournalOutcome } from '../src/protocol/request-journal.js';
 import { MAX_JOURNAL_SIZE } from '../src/options.js';
 import { OPERATIONS } from '../src/resources/index.js';
 import { Activation } from '../src/scenarios/engine.js';

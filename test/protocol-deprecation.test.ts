@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { announceDeprecation } from '../src/http/announce-deprecation.js';
 import {
-  announceDeprecation,
   DeprecationRegistry,
   DeprecationRuleError,
   deprecationHeaders,
@@ -11,7 +11,7 @@ import {
   sixCalendarMonthsAfter,
   type DeprecationConfig,
   type DeprecationInfo,
-} from '../src/http/deprecation.js';
+} from '../src/protocol/deprecation.js';
 import { MESSAGES } from '../src/errors/messages.js';
 import { ConfigError, PACKAGE_ROOT } from '../src/options.js';
 import { FixtureError } from '../src/store/fixture-file.js';
@@ -106,7 +106,8 @@ describe('scenarios and the registry (spec §9; contract §3.5 deprecated-operat
     app.sandbox.deprecations.delete('listApiKeys');
     await api.post('/__admin/reset');
     expectDeprecated(await api.get('/v1/auth/keys').set(bearer(KEYS.free)), LIST_KEYS);
-    expect(app.sandbox.deprecations.list().map((d) => d.operationId)).toEqual(['listApiKeys']);
+    expect(app.sandbox.deprecations.get('listApiKeys')?.operationId).toBe('listApiKeys');
+    expect(app.sandbox.deprecations.get('getStatus')).toBeUndefined();
   });
 
   it('§9: a deprecation announced for one request applies to that request only', async () => {

@@ -2,7 +2,7 @@ import type { Response as TestResponse } from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
 import { canonicalJson } from '../src/http/idempotency.js';
-import { IDEMPOTENCY_TTL_MS, IdempotencyStore, type IdempotencyLookup } from '../src/http/idempotency-store.js';
+import { IDEMPOTENCY_TTL_MS, IdempotencyStore, type IdempotencyLookup } from '../src/protocol/idempotency-store.js';
 import { compileSchema } from '../src/operations/validation.js';
 import { createApiKey } from '../src/resources/api-keys/operations.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from './support/harness.js';

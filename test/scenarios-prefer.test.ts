@@ -1,7 +1,7 @@
 /** Contract §3.5: `Prefer: scenario=<name>` for one request, parsed as RFC 7240 says. */
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
-import { formatWord, parsePrefer } from '../src/http/prefer.js';
+import { formatWord, parsePrefer } from '../src/protocol/prefer.js';
 import { getStatus } from '../src/resources/status/operations.js';
 import { crawlSite } from '../src/resources/web/operations.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from './support/harness.js';

@@ -5,15 +5,13 @@ import type { Sandbox } from '../sandbox.js';
 import type { RequestScenarios } from '../scenarios/engine.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
-import type { DeprecationInfo } from './deprecation.js';
-import type { RateLimitStanding } from './rate-limiter.js';
+import type { DeprecationInfo } from '../protocol/deprecation.js';
+import type { Caller } from '../protocol/rate-limit.js';
+import type { RateLimitStanding } from '../protocol/rate-limiter.js';
 import type { HeaderList, Reply } from './reply.js';
 import type { World } from '../world.js';
 
-/** Who sent the request, as far as can be told before authentication is enforced. */
-export type Caller =
-  | { kind: 'api_key'; account: AccountStore; key: ApiKeyRecord }
-  | { kind: 'anonymous'; ip: string; reason: 'missing' | 'malformed' | 'unknown' };
+export type { Caller } from '../protocol/rate-limit.js';
 
 export interface SandboxState {
   /**

@@ -16,9 +16,9 @@ import { MESSAGES } from '../errors/messages.js';
 import { ScenarioActivationError, type RequestPlan } from '../scenarios/engine.js';
 import type { ErrorEffect } from '../scenarios/definition.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
-import { announceDeprecation } from './deprecation.js';
-import { parsePrefer } from './prefer.js';
-import { rateLimitExceeded, rateLimitSubject } from './rate-limit.js';
+import { announceDeprecation } from './announce-deprecation.js';
+import { parsePrefer } from '../protocol/prefer.js';
+import { rateLimitExceeded, rateLimitSubject } from '../protocol/rate-limit.js';
 import { stageHeader } from './reply.js';
 
 export const PREFER_SCENARIO = 'scenario';

@@ -17,7 +17,7 @@
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import type { FieldErrors } from '../errors/api-error.js';
-import { formatWord } from '../http/prefer.js';
+import { formatWord } from '../protocol/prefer.js';
 import type { JobOutcomeDecision, JobOutcomeRule, JobScenarioSource } from '../jobs/outcome.js';
 import type { OperationDef } from '../operations/types.js';
 import type { Store } from '../store/store.js';

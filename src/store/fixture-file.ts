@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { DataFileError } from '../errors/data-file-error.js';
-import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../http/deprecation.js';
+import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 import type { FixtureJobSettings } from '../jobs/settings.js';
 import { ConfigError, FIXTURES_DIR } from '../options.js';
 import { validate as generatedFixtureValidator } from './fixture-validator.generated.js';

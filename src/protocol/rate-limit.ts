@@ -1,15 +1,23 @@
 /**
- * Rate limiting of spec §8 on every /v1 request, errors included: counts the request against the
- * caller's counter (per API key; per IP for requests without a valid key), sets the RateLimit
- * headers, and refuses with 429 once the window's quota is used up.
+ * The rules of spec §8's rate limiting that do not depend on HTTP: whose counter a request counts
+ * against (per API key; per IP for requests without a valid key), the RateLimit headers of a
+ * standing, and the 429. The middleware applying them is src/http/enforce-rate-limit.ts.
  */
 import { serializeItem } from 'structured-headers';
 import { unixSeconds } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
-import type { Plan } from '../store/records.js';
-import type { Caller, SandboxMiddleware } from './context.js';
+import type { ApiKeyRecord, Plan } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
 import type { RateLimitStanding } from './rate-limiter.js';
+
+/**
+ * Who sent the request, as far as can be told before authentication is enforced: the subject the
+ * limiter counts (src/http/identify-caller.ts decides it per request).
+ */
+export type Caller =
+  | { kind: 'api_key'; account: AccountStore; key: ApiKeyRecord }
+  | { kind: 'anonymous'; ip: string; reason: 'missing' | 'malformed' | 'unknown' };
 
 export const RATE_LIMIT_POLICY_NAME = 'default';
 
@@ -72,18 +80,4 @@ export function rateLimitExceeded(standing: RateLimitStanding): ApiError {
     headers: { ...rateLimitHeaders({ ...standing, remaining: 0 }), 'Retry-After': String(standing.secondsUntilReset) },
     extra: { plan_tier: standing.tier },
   });
-}
-
-export function rateLimit(): SandboxMiddleware {
-  return function rateLimitMiddleware(ctx, next) {
-    const caller = ctx.state.caller;
-    if (!caller) throw new Error('rateLimit must run after callerIdentification');
-    const { subject, tier } = rateLimitSubject(caller);
-    const { rateLimiter, clock } = ctx.state.world;
-    const standing = rateLimiter.consume(subject, tier, clock.now());
-    ctx.state.rateLimit = standing;
-    setRateLimitHeaders(ctx.state.headers, standing);
-    if (!standing.allowed) throw rateLimitExceeded(standing);
-    return next();
-  };
 }

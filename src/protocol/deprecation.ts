@@ -4,15 +4,15 @@
  * - `Sunset: <HTTP-date>` (RFC 8594, IMF-fixdate), at least six months after the deprecation by
  *   every reading: six calendar months, and 183 days;
  * - `Link: <url>; rel="deprecation"` pointing at migration notes.
- * Operations are marked by the fixture's `deprecations`, the `deprecations` option of createApp, or
- * (scenarios) by adding to the sandbox's registry or setting `ctx.state.deprecation` for one request.
+ * Operations are marked by the fixture's `deprecations` and the `deprecations` option of createApp
+ * (the world's registry), or by an active scenario: the registry asks the scenario engine whether one
+ * deprecates every request, and the scenario middleware announces a deprecation for one request.
+ * Nothing here knows HTTP: src/http/announce-deprecation.ts writes the headers on a response.
  * Every way in goes through `parseDeprecation`/`checkSunsetRule`, so a sunset too early is refused
  * wherever it comes from.
  */
 import { serializeItem } from 'structured-headers';
 import { parseInstant } from '../clock/virtual-clock.js';
-import type { SandboxContext, SandboxMiddleware } from './context.js';
-import { stageHeaders } from './reply.js';
 
 export interface DeprecationInfo {
   operationId: string;
@@ -134,9 +134,9 @@ export function deprecationHeaders(info: DeprecationInfo): Record<string, string
 }
 
 /**
- * The operations deprecated in this sandbox, by operation id. Built in `Sandbox.boot()` from the
- * fixture and the options (so reset restores it); scenarios may add and remove entries, and the
- * OpenAPI document can ask `isDeprecated` to flag operations.
+ * The operations deprecated in one world, by operation id. Each world builds its own from the
+ * fixture and the options (src/world.ts), so reset restores it; tests may `set` and `delete`
+ * entries, and the OpenAPI document asks `isDeprecated` to flag operations.
  */
 export class DeprecationRegistry {
   private readonly byOperation = new Map<string, DeprecationInfo>();
@@ -177,28 +177,4 @@ export class DeprecationRegistry {
     return this.byOperation.delete(operationId);
   }
 
-  list(): DeprecationInfo[] {
-    return [...this.byOperation.values()].map((info) => ({ ...info }));
-  }
-}
-
-/** Announces `info` on this response: `ctx.state.deprecation` and its three headers. */
-export function announceDeprecation(ctx: SandboxContext, info: DeprecationInfo): void {
-  ctx.state.deprecation = info;
-  stageHeaders(ctx, deprecationHeaders(info));
-}
-
-/**
- * Per-operation middleware, right after the operation is bound: every response of a deprecated
- * operation carries the headers, its errors (401, 404, 422…) included, because they are set before
- * anything below can fail and the error envelope keeps headers already set. A scenario that
- * deprecates the request announces its own deprecation later, over this one.
- */
-export function deprecation(): SandboxMiddleware {
-  return function deprecationMiddleware(ctx, next) {
-    const operation = ctx.state.operation;
-    const info = operation ? ctx.state.world.deprecations.get(operation.operationId) : undefined;
-    if (info) announceDeprecation(ctx, info);
-    return next();
-  };
 }

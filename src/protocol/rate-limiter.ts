@@ -4,8 +4,15 @@
  * zero at the reset time. JavaScript runs one request's bookkeeping at a time, so counting is exact
  * under concurrent requests without locks.
  */
-import type { RateLimitQuotas } from '../options.js';
 import type { Plan } from '../store/records.js';
+
+export interface RateLimitQuotas {
+  /** `false` when limiting is off: headers are still sent, but nothing is ever refused. */
+  enforce: boolean;
+  free: number;
+  paid: number;
+  windowSeconds: number;
+}
 
 export interface RateLimitStanding {
   tier: Plan;
