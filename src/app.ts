@@ -26,7 +26,7 @@ import { apiRoutes, unknownPath, validateRequest, type SandboxMiddleware } from 
 import type { OperationDef } from './operations/types.js';
 import { deprecationPredicate } from './openapi/deprecation.js';
 import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';
-import { resolveOptions, type MockOptions } from './options.js';
+import { resolveOptions, type MockOptions } from './config/options.js';
 import { OPERATIONS } from './resources/index.js';
 import { Sandbox } from './sandbox.js';
 import { checkDeprecatedOperations } from './store/fixture-file.js';

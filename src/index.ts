@@ -14,7 +14,7 @@ export {
   type JournalEntry,
   type JournalQuery,
 } from './admin/client.js';
-export { ConfigError, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
+export { ConfigError, resolveOptions, type MockOptions, type ResolvedOptions } from './config/options.js';
 export { DataFileError } from './errors/data-file-error.js';
 export { FixtureError } from './store/fixture-file.js';
 export { ScenarioFileError } from './scenarios/definition.js';

@@ -7,7 +7,7 @@
 import type { RealTimeSource } from './clock/virtual-clock.js';
 import { resolveJobSettings } from './jobs/settings.js';
 import type { OperationDef } from './operations/types.js';
-import type { ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from './config/options.js';
 import { loadScenarioCatalog } from './scenarios/catalog.js';
 import { loadFixture } from './store/fixture-file.js';
 import type { AccountStore } from './store/store.js';

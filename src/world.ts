@@ -18,7 +18,7 @@ import { IdempotencyStore } from './protocol/idempotency-store.js';
 import { RateLimiter } from './protocol/rate-limiter.js';
 import { RequestJournal } from './protocol/request-journal.js';
 import type { OperationDef } from './operations/types.js';
-import { ConfigError, type ResolvedOptions } from './options.js';
+import { ConfigError, type ResolvedOptions } from './config/options.js';
 import type { ScenarioCatalog } from './scenarios/catalog.js';
 import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from './scenarios/engine.js';
 import { parseBootScenario } from './scenarios/boot-spec.js';

@@ -1,6 +1,6 @@
 /** Hardening found in review: inputs that must be refused cleanly, never a 500 or a leak. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, resolveOptions } from '../src/options.js';
+import { ConfigError, resolveOptions } from '../src/config/options.js';
 import { MAX_BODY_DEPTH } from '../src/http/json-body.js';
 import { MESSAGES } from '../src/errors/messages.js';
 import { createJob } from '../src/jobs/create.js';

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/errors/messages.js';
 import { RequestJournal } from '../src/protocol/request-journal.js';
-import { ConfigError } from '../src/options.js';
-import { parseCliSettings } from '../src/settings.js';
+import { ConfigError } from '../src/config/options.js';
+import { parseCliSettings } from '../src/config/settings.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from './support/harness.js';
 import { mockServers } from './support/protocol.js';
 import { activate, journal } from './support/scenarios.js';

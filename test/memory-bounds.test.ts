@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_KEYS_PER_ACCOUNT, IdempotencyStore } from '../src/protocol/idempotency-store.js';
 import { RequestJournal, type JournalOutcome } from '../src/protocol/request-journal.js';
-import { MAX_JOURNAL_SIZE } from '../src/options.js';
+import { MAX_JOURNAL_SIZE } from '../src/config/options.js';
 import { OPERATIONS } from '../src/resources/index.js';
 import { Activation } from '../src/scenarios/engine.js';
 import { ACCOUNTS, FROZEN_AT, makeApp } from './support/harness.js';

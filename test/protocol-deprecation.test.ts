@@ -13,7 +13,7 @@ import {
   type DeprecationInfo,
 } from '../src/protocol/deprecation.js';
 import { MESSAGES } from '../src/errors/messages.js';
-import { ConfigError, PACKAGE_ROOT } from '../src/options.js';
+import { ConfigError, PACKAGE_ROOT } from '../src/config/options.js';
 import { FixtureError } from '../src/store/fixture-file.js';
 import { bearer, client, expectError, KEYS, makeApp } from './support/harness.js';
 import { readDeprecation, spyOnState, writeFixture } from './support/protocol.js';

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, PACKAGE_ROOT } from '../src/options.js';
+import { ConfigError, PACKAGE_ROOT } from '../src/config/options.js';
 import { ScenarioDefinition, ScenarioFileError } from '../src/scenarios/definition.js';
 import { createApp } from '../src/app.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from './support/harness.js';

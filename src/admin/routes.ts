@@ -16,7 +16,7 @@ import { jsonBody } from '../http/json-body.js';
 import { routeFallback } from '../operations/router.js';
 import type { JsonSchema } from '../operations/types.js';
 import { validationFailed } from '../operations/validation.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../config/options.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { jobSummary } from '../resources/jobs/admin-summary.js';
 import { FixtureError, loadFixture } from '../store/fixture-file.js';

@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import { DataFileError } from '../errors/data-file-error.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 import type { FixtureJobSettings } from '../jobs/settings.js';
-import { ConfigError, FIXTURES_DIR } from '../options.js';
+import { ConfigError, FIXTURES_DIR } from '../config/options.js';
 import { validate as generatedFixtureValidator } from './fixture-validator.generated.js';
 import { pinnedRecordsProblem, type PinnedRecords } from './pinned-records.js';
 export { FIXTURE_SCHEMA } from './fixture-schema.js';

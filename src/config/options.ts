@@ -4,13 +4,13 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from './clock/virtual-clock.js';
-import type { RateLimitQuotas } from './protocol/rate-limiter.js';
-import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from './protocol/deprecation.js';
+import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
+import type { RateLimitQuotas } from '../protocol/rate-limiter.js';
+import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 
 export type ClockSetting = 'running' | 'frozen' | string;
 
-export type { RateLimitQuotas } from './protocol/rate-limiter.js';
+export type { RateLimitQuotas } from '../protocol/rate-limiter.js';
 
 /** Options of `createApp` and `startMockServer`. All optional. */
 export interface MockOptions {
@@ -82,9 +82,9 @@ export class ConfigError extends Error {
   }
 }
 
-export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import.meta.url));
-export const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
+export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
 /** Default and bounds of `journalSize` (README "Request journal"). */
 export const DEFAULT_JOURNAL_SIZE = 1000;
