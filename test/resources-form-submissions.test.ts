@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MockApp } from '../src/app.js';
 import { MESSAGES } from '../src/errors/messages.js';
-import { FIXTURES_DIR } from '../src/config/options.js';
+import { FIXTURES_DIR } from '../src/package-dirs.js';
 import { ANSWER_MESSAGES } from '../src/resources/form-submissions/answers.js';
 import { createFormSubmission } from '../src/resources/form-submissions/operations.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from './support/harness.js';

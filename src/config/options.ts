@@ -3,7 +3,6 @@
  * here, once; a bad value throws ConfigError naming the setting, and nothing starts half-configured.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
 import type { RateLimitQuotas } from '../protocol/rate-limiter.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
@@ -81,10 +80,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url));
-export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
 /** Default and bounds of `journalSize` (README "Request journal"). */
 export const DEFAULT_JOURNAL_SIZE = 1000;

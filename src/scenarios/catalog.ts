@@ -5,7 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, SCENARIOS_DIR } from '../config/options.js';
+import { ConfigError } from '../config/options.js';
+import { SCENARIOS_DIR } from '../package-dirs.js';
 import { shownFixturePath } from '../store/fixture-file.js';
 import { ScenarioDefinition, ScenarioFileError, type ParseOptions } from './definition.js';
 
