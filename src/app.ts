@@ -29,7 +29,7 @@ import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';
 import { resolveOptions, type MockOptions } from './config/options.js';
 import { OPERATIONS } from './resources/index.js';
 import { Sandbox } from './sandbox.js';
-import { checkDeprecatedOperations } from './store/fixture-file.js';
+import { checkDeprecatedOperations } from './fixture/fixture-file.js';
 
 export interface CreateAppOptions extends MockOptions {
   /** Injectable real-time source for the virtual clock (tests). */

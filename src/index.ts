@@ -16,7 +16,7 @@ export {
 } from './admin/client.js';
 export { ConfigError, resolveOptions, type MockOptions, type ResolvedOptions } from './config/options.js';
 export { DataFileError } from './errors/data-file-error.js';
-export { FixtureError } from './store/fixture-file.js';
+export { FixtureError } from './fixture/fixture-file.js';
 export { ScenarioFileError } from './scenarios/definition.js';
 export type { Sandbox } from './sandbox.js';
 export type { World } from './world.js';

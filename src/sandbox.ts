@@ -9,7 +9,7 @@ import { resolveJobSettings } from './jobs/settings.js';
 import type { OperationDef } from './operations/types.js';
 import type { ResolvedOptions } from './config/options.js';
 import { loadScenarioCatalog } from './scenarios/catalog.js';
-import { loadFixture } from './store/fixture-file.js';
+import { loadFixture } from './fixture/fixture-file.js';
 import type { AccountStore } from './store/store.js';
 import type { JobRecord } from './store/records.js';
 import { World, type NewApiKey, type WorldBlueprint } from './world.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { Collection } from '../src/store/collection.js';
-import { FixtureError, loadFixture, parseFixture } from '../src/store/fixture-file.js';
+import { FixtureError, loadFixture, parseFixture } from '../src/fixture/fixture-file.js';
 import { bearer, client, FROZEN_AT, KEYS, makeApp } from './support/harness.js';
 
 describe('spec §1: multi-tenant, prefixed ids', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_JOB_SETTINGS } from '../src/jobs/settings.js';
 import { FIXTURES_DIR } from '../src/package-dirs.js';
-import { FixtureError, parseFixture } from '../src/store/fixture-file.js';
+import { FixtureError, parseFixture } from '../src/fixture/fixture-file.js';
 import { ACCOUNTS, client, KEYS, makeApp } from './support/harness.js';
 import { accountState, advance, createCrawl, pollJob } from './support/jobs.js';
 

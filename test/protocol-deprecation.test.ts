@@ -15,7 +15,7 @@ import {
 import { MESSAGES } from '../src/errors/messages.js';
 import { ConfigError } from '../src/config/options.js';
 import { PACKAGE_ROOT } from '../src/package-dirs.js';
-import { FixtureError } from '../src/store/fixture-file.js';
+import { FixtureError } from '../src/fixture/fixture-file.js';
 import { bearer, client, expectError, KEYS, makeApp } from './support/harness.js';
 import { readDeprecation, spyOnState, writeFixture } from './support/protocol.js';
 

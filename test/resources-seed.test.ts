@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../src/operations/validation.js';
 import { inboxSchema, inboxView } from '../src/resources/email/schemas.js';
 import { experienceSchema } from '../src/resources/experiences/schemas.js';
-import { parseFixture } from '../src/store/fixture-file.js';
+import { parseFixture } from '../src/fixture/fixture-file.js';
 import type { CollectionName } from '../src/store/records.js';
 import { ACCOUNTS, bearer, client, KEYS, makeApp } from './support/harness.js';
 import { newTenant, PINNED, stateOf, type AccountState } from './support/resources.js';

@@ -19,7 +19,7 @@ import { validationFailed } from '../operations/validation.js';
 import type { ResolvedOptions } from '../config/options.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { jobSummary } from '../resources/jobs/admin-summary.js';
-import { FixtureError, loadFixture } from '../store/fixture-file.js';
+import { FixtureError, loadFixture } from '../fixture/fixture-file.js';
 import type { Plan } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { adminAuth, adminSameSite } from './guard.js';

@@ -5,7 +5,7 @@
  */
 import { registerJobKind } from '../jobs/kinds.js';
 import type { OperationDef } from '../operations/types.js';
-import { registerSeeder } from '../store/account-template.js';
+import { registerSeeder } from '../fixture/account-template.js';
 import { adOperations } from './ads/operations.js';
 import { seedAdDestinations } from './ads/seed.js';
 import { apiKeyOperations } from './api-keys/operations.js';
