@@ -22,7 +22,7 @@ import { requestId } from './http/request-id.js';
 import { sendReply } from './http/reply.js';
 import { requestLog, type LogWriter } from './http/request-log.js';
 import { applyScenarios } from './http/scenarios.js';
-import { apiRoutes, unknownPath, validateRequest, type SandboxMiddleware } from './operations/router.js';
+import { apiRoutes, unknownPath, validateRequest, type SandboxMiddleware } from './http/router.js';
 import type { OperationDef } from './operations/types.js';
 import { deprecationPredicate } from './openapi/deprecation.js';
 import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';

@@ -17,7 +17,7 @@ import { DeprecationRegistry, parseDeprecation } from './protocol/deprecation.js
 import { IdempotencyStore } from './protocol/idempotency-store.js';
 import { RateLimiter } from './protocol/rate-limiter.js';
 import { RequestJournal } from './protocol/request-journal.js';
-import type { OperationDef } from './operations/types.js';
+import type { HandlerServices, NewApiKey, OperationDef } from './operations/types.js';
 import { ConfigError, type ResolvedOptions } from './config/options.js';
 import type { ScenarioCatalog } from './scenarios/catalog.js';
 import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from './scenarios/engine.js';
@@ -25,14 +25,10 @@ import { parseBootScenario } from './scenarios/boot-spec.js';
 import { populateAccount } from './fixture/account-template.js';
 import type { AccountTemplate, LoadedFixture } from './fixture/fixture-file.js';
 import type { PinnedRecords } from './store/pinned-records.js';
-import type { AccountRecord, ApiKeyRecord, JobRecord, KeyAccess, Plan } from './store/records.js';
+import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from './store/records.js';
 import { Store, type AccountStore } from './store/store.js';
 
-export interface NewApiKey {
-  name?: string | null | undefined;
-  access?: KeyAccess | undefined;
-  expiresAt?: string | null | undefined;
-}
+export type { NewApiKey } from './operations/types.js';
 
 /** What every generation is built from: fixed for the sandbox's life, loaded once. */
 export interface WorldBlueprint {
@@ -49,7 +45,7 @@ export interface WorldBlueprint {
   readonly bootInstant: number;
 }
 
-export class World {
+export class World implements HandlerServices {
   readonly options: ResolvedOptions;
   readonly fixture: LoadedFixture;
   readonly jobSettings: JobSettings;

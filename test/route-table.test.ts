@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RouteTable } from '../src/operations/route-table.js';
+import { RouteTable } from '../src/http/route-table.js';
 import { OPERATIONS } from '../src/resources/index.js';
 
 const table = new RouteTable('/v1', [

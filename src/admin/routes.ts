@@ -13,7 +13,7 @@ import { isInClockRange, MAX_INSTANT, MAX_INSTANT_MS, MIN_INSTANT, parseInstant 
 import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxMiddleware, SandboxState } from '../http/context.js';
 import { jsonBody } from '../http/json-body.js';
-import { routeFallback } from '../operations/router.js';
+import { routeFallback } from '../http/router.js';
 import type { JsonSchema } from '../operations/types.js';
 import { validationFailed } from '../operations/validation.js';
 import type { ResolvedOptions } from '../config/options.js';

@@ -7,13 +7,13 @@ import type Router from '@koa/router';
 import compose from 'koa-compose';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
-import type { SandboxContext, SandboxMiddleware, SandboxState } from '../http/context.js';
+import type { SandboxContext, SandboxMiddleware, SandboxState } from './context.js';
 import type { JobScenarioSource } from '../jobs/outcome.js';
-import { reply } from '../http/reply.js';
+import { reply } from './reply.js';
 import { RouteTable } from './route-table.js';
-import { successSerializer } from './serializer.js';
-import type { HandlerResult, OperationDef } from './types.js';
-import { validateBody, validateQuery, validatorsFor, type OperationValidators } from './validation.js';
+import { successSerializer } from '../operations/serializer.js';
+import type { HandlerResult, OperationDef } from '../operations/types.js';
+import { validateBody, validateQuery, validatorsFor, type OperationValidators } from '../operations/validation.js';
 
 export type { SandboxMiddleware };
 export type OperationPipeline = (op: OperationDef) => SandboxMiddleware[];

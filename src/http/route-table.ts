@@ -7,7 +7,7 @@
  * Matching is exact: case-sensitive, no trailing slash, one segment per parameter. GET routes also
  * answer HEAD (as Koa does, without a body).
  */
-import type { HttpMethod } from './types.js';
+import type { HttpMethod } from '../operations/types.js';
 
 export interface RouteSpec<T> {
   method: HttpMethod;
