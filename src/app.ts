@@ -28,7 +28,7 @@ import { deprecationPredicate } from './openapi/deprecation.js';
 import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';
 import { resolveOptions, type MockOptions } from './config/options.js';
 import { OPERATIONS } from './resources/index.js';
-import { Sandbox } from './sandbox.js';
+import { Sandbox } from './sandbox/sandbox.js';
 import { checkDeprecatedOperations } from './fixture/fixture-file.js';
 
 export interface CreateAppOptions extends MockOptions {
@@ -100,7 +100,7 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   ]) as SandboxMiddleware;
 
   const stack: SandboxMiddleware[] = [
-    // First of all: every later layer reads the world the request arrived in (src/world.ts).
+    // First of all: every later layer reads the world the request arrived in (src/sandbox/world.ts).
     captureWorld(),
     // Outside the writer, so observers see what was written.
     observeResponses(app.responseObservers, API_PREFIX),

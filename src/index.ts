@@ -18,8 +18,8 @@ export { ConfigError, resolveOptions, type MockOptions, type ResolvedOptions } f
 export { DataFileError } from './errors/data-file-error.js';
 export { FixtureError } from './fixture/fixture-file.js';
 export { ScenarioFileError } from './scenarios/definition.js';
-export type { Sandbox } from './sandbox.js';
-export type { World } from './world.js';
+export type { Sandbox } from './sandbox/sandbox.js';
+export type { World } from './sandbox/world.js';
 export { parseDeprecation, deprecationHeaders, type DeprecationInfo } from './protocol/deprecation.js';
 export { announceDeprecation } from './http/announce-deprecation.js';
 export type { JobOutcomeRule, JobOutcomeDecision } from './jobs/outcome.js';

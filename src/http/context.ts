@@ -1,7 +1,7 @@
 /** What the middlewares put on `ctx.state`, typed once. */
 import type { ParameterizedContext } from 'koa';
 import type { OperationDef } from '../operations/types.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { RequestScenarios } from '../scenarios/engine.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
@@ -9,7 +9,7 @@ import type { DeprecationInfo } from '../protocol/deprecation.js';
 import type { Caller } from '../protocol/rate-limit.js';
 import type { RateLimitStanding } from '../protocol/rate-limiter.js';
 import type { HeaderList, Reply } from './reply.js';
-import type { World } from '../world.js';
+import type { World } from '../sandbox/world.js';
 
 export type { Caller } from '../protocol/rate-limit.js';
 

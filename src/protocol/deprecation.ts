@@ -135,7 +135,7 @@ export function deprecationHeaders(info: DeprecationInfo): Record<string, string
 
 /**
  * The operations deprecated in one world, by operation id. Each world builds its own from the
- * fixture and the options (src/world.ts), so reset restores it; tests may `set` and `delete`
+ * fixture and the options (src/sandbox/world.ts), so reset restores it; tests may `set` and `delete`
  * entries, and the OpenAPI document asks `isDeprecated` to flag operations.
  */
 export class DeprecationRegistry {

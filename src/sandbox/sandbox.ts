@@ -1,17 +1,17 @@
 /**
  * The sandbox: what is fixed for its life (options, fixture, scenario files, operations) and the
- * current `World` (src/world.ts), the one generation of mutable state. `reset()` replaces the world
+ * current `World` (src/sandbox/world.ts), the one generation of mutable state. `reset()` replaces the world
  * whole; requests read the world they captured on arrival (`ctx.state.world`), the admin API and
  * tests the current one.
  */
-import type { RealTimeSource } from './clock/virtual-clock.js';
-import { resolveJobSettings } from './jobs/settings.js';
-import type { OperationDef } from './operations/types.js';
-import type { ResolvedOptions } from './config/options.js';
-import { loadScenarioCatalog } from './scenarios/catalog.js';
-import { loadFixture } from './fixture/fixture-file.js';
-import type { AccountStore } from './store/store.js';
-import type { JobRecord } from './store/records.js';
+import type { RealTimeSource } from '../clock/virtual-clock.js';
+import { resolveJobSettings } from '../jobs/settings.js';
+import type { OperationDef } from '../operations/types.js';
+import type { ResolvedOptions } from '../config/options.js';
+import { loadScenarioCatalog } from '../scenarios/catalog.js';
+import { loadFixture } from '../fixture/fixture-file.js';
+import type { AccountStore } from '../store/store.js';
+import type { JobRecord } from '../store/records.js';
 import { World, type NewApiKey, type WorldBlueprint } from './world.js';
 
 export type { NewApiKey } from './world.js';

@@ -8,27 +8,27 @@
  * running when a reset came finishes in the discarded world: its writes go nowhere visible, and it
  * never touches the new world's ids, store or journal. So nothing needs to guard against a reset.
  */
-import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual-clock.js';
-import type { JobOutcomeRule } from './jobs/outcome.js';
-import { settleDueJobs, settleJob, settleJobs, type SettleContext } from './jobs/settle.js';
-import type { JobSettings } from './jobs/settings.js';
-import { IdGenerator, RequestIdGenerator } from './random.js';
-import { DeprecationRegistry, parseDeprecation } from './protocol/deprecation.js';
-import { IdempotencyStore } from './protocol/idempotency-store.js';
-import { RateLimiter } from './protocol/rate-limiter.js';
-import { RequestJournal } from './protocol/request-journal.js';
-import type { HandlerServices, NewApiKey, OperationDef } from './operations/types.js';
-import { ConfigError, type ResolvedOptions } from './config/options.js';
-import type { ScenarioCatalog } from './scenarios/catalog.js';
-import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from './scenarios/engine.js';
-import { parseBootScenario } from './scenarios/boot-spec.js';
-import { populateAccount } from './fixture/account-template.js';
-import type { AccountTemplate, LoadedFixture } from './fixture/fixture-file.js';
-import type { PinnedRecords } from './store/pinned-records.js';
-import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from './store/records.js';
-import { Store, type AccountStore } from './store/store.js';
+import { isoTimestamp, VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
+import type { JobOutcomeRule } from '../jobs/outcome.js';
+import { settleDueJobs, settleJob, settleJobs, type SettleContext } from '../jobs/settle.js';
+import type { JobSettings } from '../jobs/settings.js';
+import { IdGenerator, RequestIdGenerator } from '../random.js';
+import { DeprecationRegistry, parseDeprecation } from '../protocol/deprecation.js';
+import { IdempotencyStore } from '../protocol/idempotency-store.js';
+import { RateLimiter } from '../protocol/rate-limiter.js';
+import { RequestJournal } from '../protocol/request-journal.js';
+import type { HandlerServices, NewApiKey, OperationDef } from '../operations/types.js';
+import { ConfigError, type ResolvedOptions } from '../config/options.js';
+import type { ScenarioCatalog } from '../scenarios/catalog.js';
+import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from '../scenarios/engine.js';
+import { parseBootScenario } from '../scenarios/boot-spec.js';
+import { populateAccount } from '../fixture/account-template.js';
+import type { AccountTemplate, LoadedFixture } from '../fixture/fixture-file.js';
+import type { PinnedRecords } from '../store/pinned-records.js';
+import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from '../store/records.js';
+import { Store, type AccountStore } from '../store/store.js';
 
-export type { NewApiKey } from './operations/types.js';
+export type { NewApiKey } from '../operations/types.js';
 
 /** What every generation is built from: fixed for the sandbox's life, loaded once. */
 export interface WorldBlueprint {
