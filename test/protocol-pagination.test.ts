@@ -190,14 +190,6 @@ describe('Collection: the one order and cursor of every list (spec §4)', () => 
     expect(rows.page({ limit: 10, startingAfter: 'b' })!.data.map((r) => r.id)).toEqual(['a', 'older']);
   });
 
-  it('§4: replacing a record keeps its place', () => {
-    const rows = new Collection<Row & { name?: string }>();
-    for (let i = 0; i < 3; i++) rows.insert({ id: `r${i}`, created_at: iso(BASE + i * 1000) });
-    rows.replace({ id: 'r1', created_at: iso(BASE + 1000), name: 'renamed' });
-    expect(rows.page({ limit: 10 })!.data.map((r) => r.id)).toEqual(['r2', 'r1', 'r0']);
-    expect(rows.get('r1')?.name).toBe('renamed');
-  });
-
   it('§4: a cursor on a record deleted since the previous page still continues after its place', () => {
     const rows = new Collection<Row>();
     for (let i = 0; i < 6; i++) rows.insert({ id: `r${i}`, created_at: iso(BASE + i * 1000) });

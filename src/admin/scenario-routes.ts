@@ -22,7 +22,7 @@ const activateSchema: JsonSchema = {
 };
 
 /** 404 for a scope naming an account or key that does not exist (spec §7.3.1's habit), else 422. */
-function toApiError(error: ScenarioActivationError): ApiError {
+function activationRefusal(error: ScenarioActivationError): ApiError {
   const [field, messages] = Object.entries(error.errors)[0] ?? ['name', []];
   if (error.missing) return new ApiError('resource_missing', { param: field, message: messages[0] ?? error.message });
   return validationFailed(error.errors);
@@ -38,7 +38,7 @@ export function registerScenarioRoutes(route: AdminRoute): void {
     try {
       ctx.body = ctx.sandbox.world.scenarios.activate(input);
     } catch (error) {
-      if (error instanceof ScenarioActivationError) throw toApiError(error);
+      if (error instanceof ScenarioActivationError) throw activationRefusal(error);
       throw error;
     }
     ctx.status = 201;

@@ -14,7 +14,8 @@ import type { Duplex } from 'node:stream';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 
-function toApiError(error: NodeJS.ErrnoException): ApiError {
+/** The envelope's error for what Node's HTTP parser refused (no request object exists yet). */
+function parserRefusal(error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return new ApiError('headers_too_large');
@@ -38,7 +39,7 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
       socket.destroy();
       return;
     }
-    const apiError = toApiError(error);
+    const apiError = parserRefusal(error);
     const id = options.nextRequestId();
     const text = JSON.stringify(apiError.toBody());
     const head = [

@@ -40,8 +40,9 @@ export interface SandboxState {
   /** True when this response replays the stored first response of an idempotent write. */
   idempotentReplayed?: boolean;
   /**
-   * The deprecation this response announces. The `deprecation` middleware sets it from the sandbox's
-   * registry; a scenario may set it for one request; its headers are written when the request ends.
+   * The deprecation this response announces: the `deprecation` middleware sets it from the captured
+   * world's registry, and a scenario may announce another for this request only. `announceDeprecation`
+   * (src/http/announce-deprecation.ts) stages its headers at once, so errors thrown later carry them.
    */
   deprecation?: DeprecationInfo;
   /** The scenarios matching this request and which acted on it. Set by `applyScenarios`. */
