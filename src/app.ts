@@ -27,7 +27,7 @@ import type { OperationDef } from './operations/types.js';
 import { deprecationPredicate } from './openapi/deprecation.js';
 import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';
 import { resolveOptions, type MockOptions } from './config/options.js';
-import { OPERATIONS } from './resources/index.js';
+import { ACCOUNT_SEEDERS, OPERATIONS } from './resources/index.js';
 import { Sandbox } from './sandbox/sandbox.js';
 import { checkDeprecatedOperations } from './fixture/fixture-file.js';
 
@@ -82,7 +82,7 @@ export function createApp(options: CreateAppOptions = {}): MockApp {
  */
 export function createAppWithOperations(options: CreateAppOptions, operations: readonly OperationDef[]): MockApp {
   const resolved = resolveOptions(options);
-  const sandbox = new Sandbox(resolved, options.realTime, operations);
+  const sandbox = new Sandbox(resolved, options.realTime, operations, ACCOUNT_SEEDERS);
   checkDeprecatedOperations(sandbox.fixture, resolved.deprecations, operations.map((op) => op.operationId));
   const app = new Koa<SandboxState, { sandbox: Sandbox }>() as MockApp;
   app.sandbox = sandbox;

@@ -9,6 +9,7 @@ import { resolveJobSettings } from '../jobs/settings.js';
 import type { OperationDef } from '../operations/types.js';
 import type { ResolvedOptions } from '../config/options.js';
 import { loadScenarioCatalog } from '../scenarios/catalog.js';
+import type { AccountSeeder } from '../fixture/account-template.js';
 import { loadFixture } from '../fixture/fixture-file.js';
 import type { AccountStore } from '../store/store.js';
 import type { JobRecord } from '../store/records.js';
@@ -25,6 +26,7 @@ export class Sandbox {
     readonly options: ResolvedOptions,
     realTime: RealTimeSource = Date.now,
     operations: readonly OperationDef[] = [],
+    seeders: readonly AccountSeeder[] = [],
   ) {
     const fixture = loadFixture(options.fixtures);
     this.blueprint = {
@@ -33,6 +35,7 @@ export class Sandbox {
       jobSettings: resolveJobSettings(fixture.jobs),
       scenarioCatalog: loadScenarioCatalog(options.scenariosDir, operations.map((op) => op.operationId)),
       operations,
+      seeders,
       realTime,
       bootInstant: options.clock.start ?? realTime(),
     };

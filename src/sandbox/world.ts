@@ -22,7 +22,7 @@ import { ConfigError, type ResolvedOptions } from '../config/options.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from '../scenarios/engine.js';
 import { parseBootScenario } from '../scenarios/boot-spec.js';
-import { populateAccount } from '../fixture/account-template.js';
+import { populateAccount, type AccountSeeder } from '../fixture/account-template.js';
 import type { AccountTemplate, LoadedFixture } from '../fixture/fixture-file.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
 import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from '../store/records.js';
@@ -40,6 +40,8 @@ export interface WorldBlueprint {
   readonly scenarioCatalog: ScenarioCatalog;
   /** The operations served; scenarios are checked against them. */
   readonly operations: readonly OperationDef[];
+  /** What fills a new account's collections, in order (the resources', src/resources/index.ts). */
+  readonly seeders: readonly AccountSeeder[];
   readonly realTime: RealTimeSource;
   /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
   readonly bootInstant: number;
@@ -49,6 +51,7 @@ export class World implements HandlerServices {
   readonly options: ResolvedOptions;
   readonly fixture: LoadedFixture;
   readonly jobSettings: JobSettings;
+  private readonly seeders: readonly AccountSeeder[];
   readonly clock: VirtualClock;
   readonly ids: IdGenerator;
   readonly requestIds = new RequestIdGenerator();
@@ -75,6 +78,7 @@ export class World implements HandlerServices {
     this.options = options;
     this.fixture = fixture;
     this.jobSettings = blueprint.jobSettings;
+    this.seeders = blueprint.seeders;
     // A running clock restarts from real now, as a fresh boot would; a frozen one at its boot instant.
     const start = options.clock.mode === 'running' && options.clock.start === undefined ? realTime() : bootInstant;
     this.clock = new VirtualClock(start, options.clock.mode, realTime);
@@ -167,7 +171,7 @@ export class World implements HandlerServices {
     };
     const scoped = this.store.addAccount(account);
     if (input.populate !== false) {
-      populateAccount(scoped, { template, ids: this.ids, now: this.now(), seed: this.options.seed, pinned: input.pinned });
+      populateAccount(scoped, { seeders: this.seeders, template, ids: this.ids, now: this.now(), seed: this.options.seed, pinned: input.pinned });
     }
     return scoped;
   }

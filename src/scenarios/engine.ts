@@ -1,5 +1,5 @@
 /**
- * Active scenarios and how they act on requests (contract §3.5). Built in `Sandbox.boot()`, so reset
+ * Active scenarios and how they act on requests (contract §3.5). Built with each world (src/sandbox/world.ts), so reset
  * clears every activation (and the boot scenarios come back).
  *
  * - An activation is a scenario with params, a scope (account, API key, operation: each narrows it)
