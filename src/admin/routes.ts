@@ -8,14 +8,13 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, validationFailed } from '../errors/api-error.js';
 import { isInClockRange, MAX_INSTANT, MAX_INSTANT_MS, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxMiddleware, SandboxState } from '../http/context.js';
 import { jsonBody } from '../http/json-body.js';
 import { routeFallback } from '../http/router.js';
 import type { JsonSchema } from '../operations/types.js';
-import { validationFailed } from '../operations/validation.js';
 import type { ResolvedOptions } from '../config/options.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { jobSummary } from '../resources/jobs/admin-summary.js';

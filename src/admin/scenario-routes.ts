@@ -1,7 +1,6 @@
 /** Contract §3.5: `/__admin/scenarios`, listing, activating and deactivating scenarios. */
-import { ApiError, resourceMissing } from '../errors/api-error.js';
+import { ApiError, resourceMissing, validationFailed } from '../errors/api-error.js';
 import type { JsonSchema } from '../operations/types.js';
-import { validationFailed } from '../operations/validation.js';
 import { ScenarioActivationError, type ActivationInput } from '../scenarios/engine.js';
 import { bodyOf, pathParam, type AdminRoute } from './route-kit.js';
 

@@ -81,3 +81,13 @@ export function rateLimitExceeded(standing: RateLimitStanding): ApiError {
     extra: { plan_tier: standing.tier },
   });
 }
+
+/**
+ * The 429 a `rate-limited` scenario answers: the limiter's own, headers and `plan_tier` included.
+ * A scenario's `retry_after` plays the window's reset, so Retry-After, RateLimit `t` and
+ * X-RateLimit-Reset all say it and a client honouring any one of them waits the same time.
+ */
+export function scenarioRateLimitExceeded(standing: RateLimitStanding, now: number, retryAfterSeconds: number | undefined): ApiError {
+  if (retryAfterSeconds === undefined) return rateLimitExceeded(standing);
+  return rateLimitExceeded({ ...standing, secondsUntilReset: retryAfterSeconds, resetAt: now + retryAfterSeconds * 1000 });
+}

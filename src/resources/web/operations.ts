@@ -1,9 +1,8 @@
 /** Web crawl: spec §4.3, §2.3, §3. The crawl runs as a job on the virtual clock (src/jobs). */
-import { ApiError } from '../../errors/api-error.js';
+import { ApiError, validationFailed } from '../../errors/api-error.js';
 import { MESSAGES } from '../../errors/messages.js';
 import { createJob } from '../../jobs/create.js';
 import { availableCredits } from '../../jobs/settle.js';
-import { validationFailed } from '../../operations/validation.js';
 import { defineOperation } from '../../operations/types.js';
 import type { CrawlInput } from '../../store/records.js';
 import { jobView } from '../jobs/schemas.js';
