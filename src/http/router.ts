@@ -25,7 +25,7 @@ export type OperationPipeline = (op: OperationDef) => SandboxMiddleware[];
  */
 export function validateRequest(op: OperationDef): SandboxMiddleware {
   // Compiled on the operation's first request and cached for the process: compiling every schema at
-  // boot cost most of the CLI's cold start. test/core-operations.test.ts compiles them all, so a
+  // boot cost most of the CLI's cold start. test/operations/declarations.test.ts compiles them all, so a
   // broken schema still fails the build rather than a user's request.
   let validators: OperationValidators | undefined;
   return function validateRequestMiddleware(ctx, next) {

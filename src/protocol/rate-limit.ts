@@ -48,7 +48,7 @@ function policyHeader(limit: number, windowSeconds: number): string {
  * `RateLimit: "default";r=<remaining>;t=<seconds>`, an RFC 9651 item. The policy header is
  * serialized by structured-headers (once per quota); this one changes every request, and with a
  * fixed token-safe name and two non-negative integer parameters its serialization is exactly this
- * concatenation (test/protocol-rate-limit.test.ts checks it against the library for any values).
+ * concatenation (test/protocol/rate-limit.test.ts checks it against the library for any values).
  */
 export function rateLimitItem(remaining: number, secondsUntilReset: number): string {
   return `"${RATE_LIMIT_POLICY_NAME}";r=${remaining};t=${secondsUntilReset}`;
