@@ -35,37 +35,31 @@ describe('issue 15: one direction of dependencies', () => {
     expect(pkg.scripts.test).toMatch(/^npm run check:layers && /);
   });
 
-  it('issue 15.3: a module importing a higher layer fails the check, and the failure names the import', () => {
-    const { status, output } = checkProject({
-      'src/store/records.ts': "import { thing } from '../http/reply.js';\nexport const record = thing;\n",
-      'src/http/reply.ts': 'export const thing = 1;\n',
-    });
+  it.each<{ rule: string; files: Record<string, string>; named: RegExp }>([
+    {
+      rule: 'issue 15.3: a module importing a higher layer fails the check, and the failure names the import',
+      files: { 'src/store/records.ts': "import { thing } from '../http/reply.js';\nexport const record = thing;\n", 'src/http/reply.ts': 'export const thing = 1;\n' },
+      named: /layer-store:store\/: src\/store\/records\.ts → src\/http\/reply\.ts/,
+    },
+    {
+      rule: 'issue 15.1: a type-only import counts, and peers of one layer do not import each other',
+      files: { 'src/resources/status.ts': "import type { Rule } from '../scenarios/engine.js';\nexport type Status = Rule;\n", 'src/scenarios/engine.ts': 'export type Rule = string;\n' },
+      named: /layer-features:resources\/: src\/resources\/status\.ts → src\/scenarios\/engine\.ts/,
+    },
+    {
+      rule: 'issue 15.2: nothing below http/ imports Koa, not even its types',
+      files: { 'src/protocol/prefer.ts': "import type { Context } from 'koa';\nexport type Preferring = Context;\n" },
+      named: /no-koa-below-http: src\/protocol\/prefer\.ts → \S*node_modules\/koa\//,
+    },
+    {
+      rule: 'issue 15.1: a module outside every layer fails the check',
+      files: { 'src/misc/helper.ts': "import { thing } from '../http/reply.js';\nexport const helper = thing;\n", 'src/http/reply.ts': 'export const thing = 1;\n' },
+      named: /in-a-layer: src\/misc\/helper\.ts → src\/http\/reply\.ts/,
+    },
+  ])('$rule', ({ files, named }) => {
+    const { status, output } = checkProject(files);
     expect(status).not.toBe(0);
-    expect(output).toContain('layer-store:store/: src/store/records.ts → src/http/reply.ts');
-  });
-
-  it('issue 15.1: a type-only import counts, and peers of one layer do not import each other', () => {
-    const { status, output } = checkProject({
-      'src/resources/status.ts': "import type { Rule } from '../scenarios/engine.js';\nexport type Status = Rule;\n",
-      'src/scenarios/engine.ts': 'export type Rule = string;\n',
-    });
-    expect(status).not.toBe(0);
-    expect(output).toContain('src/resources/status.ts → src/scenarios/engine.ts');
-  });
-
-  it('issue 15.2: nothing below http/ imports Koa, not even its types', () => {
-    const { status, output } = checkProject({ 'src/protocol/prefer.ts': "import type { Context } from 'koa';\nexport type Preferring = Context;\n" });
-    expect(status).not.toBe(0);
-    expect(output).toMatch(/no-koa-below-http: src\/protocol\/prefer\.ts → \S*node_modules\/koa\//);
-  });
-
-  it('issue 15.1: a module outside every layer fails the check', () => {
-    const { status, output } = checkProject({
-      'src/misc/helper.ts': "import { thing } from '../http/reply.js';\nexport const helper = thing;\n",
-      'src/http/reply.ts': 'export const thing = 1;\n',
-    });
-    expect(status).not.toBe(0);
-    expect(output).toContain('in-a-layer: src/misc/helper.ts → src/http/reply.ts');
+    expect(output).toMatch(named);
   });
 
   it('issue 15.1: the README draws the layers from the list the check reads', () => {
