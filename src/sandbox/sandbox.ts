@@ -1,8 +1,8 @@
 /**
  * The sandbox: what is fixed for its life (options, fixture, scenario files, operations) and the
- * current `World` (src/sandbox/world.ts), the one generation of mutable state. `reset()` replaces the world
- * whole; requests read the world they captured on arrival (`ctx.state.world`), the admin API and
- * tests the current one.
+ * current `World` (src/sandbox/world.ts), the one generation of mutable state. `reset()` replaces
+ * the world whole; requests read the world they captured on arrival (`ctx.state.world`), the admin
+ * API and tests the current one. The resources' seeders come in from createApp, like the operations.
  */
 import type { RealTimeSource } from '../clock/virtual-clock.js';
 import { resolveJobSettings } from '../jobs/settings.js';

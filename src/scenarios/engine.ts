@@ -1,6 +1,6 @@
 /**
- * Active scenarios and how they act on requests (contract §3.5). Built with each world (src/sandbox/world.ts), so reset
- * clears every activation (and the boot scenarios come back).
+ * Active scenarios and how they act on requests (contract §3.5). Built with each world
+ * (src/sandbox/world.ts), so reset clears every activation (and the boot scenarios come back).
  *
  * - An activation is a scenario with params, a scope (account, API key, operation: each narrows it)
  *   and an optional `times`. The newest activation comes first (msw's `use()`: overrides first);
