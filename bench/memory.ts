@@ -11,8 +11,8 @@
 import type { RequestListener } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app.js';
-import { IDEMPOTENCY_KEYS_PER_ACCOUNT } from '../src/http/idempotency-store.js';
-import { MAX_JOURNAL_SIZE } from '../src/options.js';
+import { IDEMPOTENCY_KEYS_PER_ACCOUNT } from '../src/protocol/idempotency-store.js';
+import { MAX_JOURNAL_SIZE } from '../src/config/options.js';
 import { sendInMemory } from './in-memory-request.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -10,7 +10,7 @@ import { copyFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 for (const ext of ['js', 'd.ts']) {
-  copyFileSync(`src/store/fixture-validator.generated.${ext}`, `dist/store/fixture-validator.generated.${ext}`);
+  copyFileSync(`src/fixture/fixture-validator.generated.${ext}`, `dist/fixture/fixture-validator.generated.${ext}`);
 }
 
 await build({

@@ -8,7 +8,7 @@ import { ADMIN_PREFIX, adminApi } from './admin/routes.js';
 import type { RealTimeSource } from './clock/virtual-clock.js';
 import { authenticate } from './http/authenticate.js';
 import { captureWorld } from './http/capture-world.js';
-import { deprecation } from './http/deprecation.js';
+import { deprecation } from './http/announce-deprecation.js';
 import type { SandboxContext, SandboxState } from './http/context.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { callerIdentification } from './http/identify-caller.js';
@@ -17,19 +17,19 @@ import { journal } from './http/journal.js';
 import { jsonBody } from './http/json-body.js';
 import { isUnder } from './http/path-prefix.js';
 import { observeResponses, type ResponseObserver } from './http/observe-responses.js';
-import { rateLimit } from './http/rate-limit.js';
+import { rateLimit } from './http/enforce-rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { sendReply } from './http/reply.js';
 import { requestLog, type LogWriter } from './http/request-log.js';
 import { applyScenarios } from './http/scenarios.js';
-import { apiRoutes, unknownPath, validateRequest, type SandboxMiddleware } from './operations/router.js';
+import { apiRoutes, unknownPath, validateRequest, type SandboxMiddleware } from './http/router.js';
 import type { OperationDef } from './operations/types.js';
 import { deprecationPredicate } from './openapi/deprecation.js';
 import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';
-import { resolveOptions, type MockOptions } from './options.js';
-import { OPERATIONS } from './resources/index.js';
-import { Sandbox } from './sandbox.js';
-import { checkDeprecatedOperations } from './store/fixture-file.js';
+import { resolveOptions, type MockOptions } from './config/options.js';
+import { ACCOUNT_SEEDERS, OPERATIONS } from './resources/index.js';
+import { Sandbox } from './sandbox/sandbox.js';
+import { checkDeprecatedOperations } from './fixture/fixture-file.js';
 
 export interface CreateAppOptions extends MockOptions {
   /** Injectable real-time source for the virtual clock (tests). */
@@ -82,7 +82,7 @@ export function createApp(options: CreateAppOptions = {}): MockApp {
  */
 export function createAppWithOperations(options: CreateAppOptions, operations: readonly OperationDef[]): MockApp {
   const resolved = resolveOptions(options);
-  const sandbox = new Sandbox(resolved, options.realTime, operations);
+  const sandbox = new Sandbox(resolved, options.realTime, operations, ACCOUNT_SEEDERS);
   checkDeprecatedOperations(sandbox.fixture, resolved.deprecations, operations.map((op) => op.operationId));
   const app = new Koa<SandboxState, { sandbox: Sandbox }>() as MockApp;
   app.sandbox = sandbox;
@@ -100,7 +100,7 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   ]) as SandboxMiddleware;
 
   const stack: SandboxMiddleware[] = [
-    // First of all: every later layer reads the world the request arrived in (src/world.ts).
+    // First of all: every later layer reads the world the request arrived in (src/sandbox/world.ts).
     captureWorld(),
     // Outside the writer, so observers see what was written.
     observeResponses(app.responseObservers, API_PREFIX),

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /** The thin CLI: parse settings, start the library's server, print one line, stop cleanly on signals. */
 import { DataFileError } from './errors/data-file-error.js';
-import { ConfigError } from './options.js';
+import { ConfigError } from './config/options.js';
 import { startMockServer } from './server.js';
-import { parseCliSettings, USAGE } from './settings.js';
+import { parseCliSettings, USAGE } from './config/settings.js';
 
 const PROGRAM = 'creator-commerce-mock';
 

@@ -14,13 +14,14 @@ export {
   type JournalEntry,
   type JournalQuery,
 } from './admin/client.js';
-export { ConfigError, resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
+export { ConfigError, resolveOptions, type MockOptions, type ResolvedOptions } from './config/options.js';
 export { DataFileError } from './errors/data-file-error.js';
-export { FixtureError } from './store/fixture-file.js';
+export { FixtureError } from './fixture/fixture-file.js';
 export { ScenarioFileError } from './scenarios/definition.js';
-export type { Sandbox } from './sandbox.js';
-export type { World } from './world.js';
-export { announceDeprecation, parseDeprecation, deprecationHeaders, type DeprecationInfo } from './http/deprecation.js';
+export type { Sandbox } from './sandbox/sandbox.js';
+export type { World } from './sandbox/world.js';
+export { parseDeprecation, deprecationHeaders, type DeprecationInfo } from './protocol/deprecation.js';
+export { announceDeprecation } from './http/announce-deprecation.js';
 export type { JobOutcomeRule, JobOutcomeDecision } from './jobs/outcome.js';
 export { ERROR_CATALOG, type ErrorCode } from './errors/catalog.js';
 export { OPERATIONS } from './resources/index.js';

@@ -16,7 +16,7 @@
  */
 import type {} from 'vitest';
 import { AdminClient } from './admin/client.js';
-import type { MockOptions } from './options.js';
+import type { MockOptions } from './config/options.js';
 import { startMockServer } from './server.js';
 
 /** What the setup provides under the key `creatorCommerceMock`. */

@@ -2,7 +2,7 @@
  * A typed client of the admin API (contract §3), returned as `mock.admin` by `startMockServer` and
  * usable on its own against any running sandbox: `new AdminClient('http://127.0.0.1:4010')`.
  */
-import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
+import type { JournalEntry, JournalFilter } from '../protocol/request-journal.js';
 import type { ActivationInput, ActiveScenarioView } from '../scenarios/engine.js';
 
 export interface AdminAccount {
@@ -48,7 +48,7 @@ export interface AvailableScenario {
 
 // Type-only: the shapes the sandbox answers, declared once beside the code that builds them.
 export type { ActiveScenarioView as ActiveScenario, ActivationInput as ActivateScenario } from '../scenarios/engine.js';
-export type { JournalEntry } from '../journal/request-journal.js';
+export type { JournalEntry } from '../protocol/request-journal.js';
 
 export type JournalQuery = Partial<JournalFilter>;
 

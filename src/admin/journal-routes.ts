@@ -2,7 +2,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { bodiesArrived } from '../http/journal.js';
-import { UnknownJournalCursor, type JournalFilter } from '../journal/request-journal.js';
+import { UnknownJournalCursor, type JournalFilter } from '../protocol/request-journal.js';
 import type { JsonSchema } from '../operations/types.js';
 import { queryOf, type AdminRoute } from './route-kit.js';
 

@@ -1,7 +1,6 @@
 /** Contract §3.5: `/__admin/scenarios`, listing, activating and deactivating scenarios. */
-import { ApiError, resourceMissing } from '../errors/api-error.js';
+import { ApiError, resourceMissing, validationFailed } from '../errors/api-error.js';
 import type { JsonSchema } from '../operations/types.js';
-import { validationFailed } from '../operations/validation.js';
 import { ScenarioActivationError, type ActivationInput } from '../scenarios/engine.js';
 import { bodyOf, pathParam, type AdminRoute } from './route-kit.js';
 
@@ -22,7 +21,7 @@ const activateSchema: JsonSchema = {
 };
 
 /** 404 for a scope naming an account or key that does not exist (spec §7.3.1's habit), else 422. */
-function toApiError(error: ScenarioActivationError): ApiError {
+function activationRefusal(error: ScenarioActivationError): ApiError {
   const [field, messages] = Object.entries(error.errors)[0] ?? ['name', []];
   if (error.missing) return new ApiError('resource_missing', { param: field, message: messages[0] ?? error.message });
   return validationFailed(error.errors);
@@ -38,7 +37,7 @@ export function registerScenarioRoutes(route: AdminRoute): void {
     try {
       ctx.body = ctx.sandbox.world.scenarios.activate(input);
     } catch (error) {
-      if (error instanceof ScenarioActivationError) throw toApiError(error);
+      if (error instanceof ScenarioActivationError) throw activationRefusal(error);
       throw error;
     }
     ctx.status = 201;

@@ -1,4 +1,5 @@
 import { catalogEntry, type ErrorCode, type ErrorType } from './catalog.js';
+import { MESSAGES } from './messages.js';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -68,6 +69,19 @@ export function isApiError(value: unknown): value is ApiError {
 export function resourceMissing(kind: string, id: string, param?: string): ApiError {
   return new ApiError('resource_missing', {
     message: `No such ${kind}: '${id}'.`,
+    ...(param === undefined ? {} : { param }),
+  });
+}
+
+/**
+ * 422 with every failing field: request validation's answer (src/operations/validation.ts), and
+ * the handlers' for rules a schema cannot say.
+ */
+export function validationFailed(fields: FieldErrors): ApiError {
+  const [param] = Object.keys(fields);
+  return new ApiError('validation_failed', {
+    message: MESSAGES.validationFailed,
+    errors: fields,
     ...(param === undefined ? {} : { param }),
   });
 }

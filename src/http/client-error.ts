@@ -14,7 +14,8 @@ import type { Duplex } from 'node:stream';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 
-function toApiError(error: NodeJS.ErrnoException): ApiError {
+/** The envelope's error for what Node's HTTP parser refused (no request object exists yet). */
+function parserRefusal(error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return new ApiError('headers_too_large');
@@ -58,7 +59,7 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
       socket.destroy();
       return;
     }
-    writeRawError(socket, toApiError(error), options.nextRequestId());
+    writeRawError(socket, parserRefusal(error), options.nextRequestId());
   });
   // CONNECT asks for a tunnel; without a listener Node drops the connection without a word.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {

@@ -1,19 +1,17 @@
 /** What the middlewares put on `ctx.state`, typed once. */
 import type { ParameterizedContext } from 'koa';
 import type { OperationDef } from '../operations/types.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { RequestScenarios } from '../scenarios/engine.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
-import type { DeprecationInfo } from './deprecation.js';
-import type { RateLimitStanding } from './rate-limiter.js';
+import type { DeprecationInfo } from '../protocol/deprecation.js';
+import type { Caller } from '../protocol/rate-limit.js';
+import type { RateLimitStanding } from '../protocol/rate-limiter.js';
 import type { HeaderList, Reply } from './reply.js';
-import type { World } from '../world.js';
+import type { World } from '../sandbox/world.js';
 
-/** Who sent the request, as far as can be told before authentication is enforced. */
-export type Caller =
-  | { kind: 'api_key'; account: AccountStore; key: ApiKeyRecord }
-  | { kind: 'anonymous'; ip: string; reason: 'missing' | 'malformed' | 'unknown' };
+export type { Caller } from '../protocol/rate-limit.js';
 
 export interface SandboxState {
   /**
@@ -42,8 +40,9 @@ export interface SandboxState {
   /** True when this response replays the stored first response of an idempotent write. */
   idempotentReplayed?: boolean;
   /**
-   * The deprecation this response announces. The `deprecation` middleware sets it from the sandbox's
-   * registry; a scenario may set it for one request; its headers are written when the request ends.
+   * The deprecation this response announces: the `deprecation` middleware sets it from the captured
+   * world's registry, and a scenario may announce another for this request only. `announceDeprecation`
+   * (src/http/announce-deprecation.ts) stages its headers at once, so errors thrown later carry them.
    */
   deprecation?: DeprecationInfo;
   /** The scenarios matching this request and which acted on it. Set by `applyScenarios`. */

@@ -18,7 +18,7 @@ import { ApiError, isApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { isWrite } from '../operations/types.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
-import type { IdempotencyLookup, StoredResponse } from './idempotency-store.js';
+import type { IdempotencyLookup, StoredResponse } from '../protocol/idempotency-store.js';
 import { reply, replyText, stageHeader, stageHeaders } from './reply.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

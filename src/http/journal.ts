@@ -3,7 +3,7 @@
  * included. It wraps the error envelope, so it sees the status actually sent; admin calls and
  * `/openapi.json` are never recorded.
  */
-import type { RequestJournal } from '../journal/request-journal.js';
+import type { RequestJournal } from '../protocol/request-journal.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import { isUnder } from './path-prefix.js';
 import { replyStatus } from './reply.js';

@@ -16,9 +16,9 @@ import { MESSAGES } from '../errors/messages.js';
 import { ScenarioActivationError, type RequestPlan } from '../scenarios/engine.js';
 import type { ErrorEffect } from '../scenarios/definition.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
-import { announceDeprecation } from './deprecation.js';
-import { parsePrefer } from './prefer.js';
-import { rateLimitExceeded, rateLimitSubject } from './rate-limit.js';
+import { announceDeprecation } from './announce-deprecation.js';
+import { parsePrefer } from '../protocol/prefer.js';
+import { rateLimitSubject, scenarioRateLimitExceeded } from '../protocol/rate-limit.js';
 import { stageHeader } from './reply.js';
 
 export const PREFER_SCENARIO = 'scenario';
@@ -58,11 +58,7 @@ function errorAnswer(ctx: SandboxContext, error: ErrorEffect): ApiError {
     const { rateLimiter, clock } = ctx.state.world;
     const now = clock.now();
     rateLimiter.refund(rateLimitSubject(caller).subject, now);
-    // `retry_after` plays the window's reset: Retry-After, RateLimit `t` and X-RateLimit-Reset all
-    // say it, so a client honouring any one of them waits the same time.
-    const standing =
-      error.retry_after === undefined ? rateLimit : { ...rateLimit, secondsUntilReset: error.retry_after, resetAt: now + error.retry_after * 1000 };
-    const limited = rateLimitExceeded(standing);
+    const limited = scenarioRateLimitExceeded(rateLimit, now, error.retry_after);
     return new ApiError(error.code, { message: limited.message, headers: limited.headers, extra: limited.extra, ...overrides });
   }
   return new ApiError(error.code, {

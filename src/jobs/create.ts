@@ -4,12 +4,23 @@
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import { Prng } from '../random.js';
-import type { HandlerServices } from '../operations/types.js';
+import type { ResolvedOptions } from '../config/options.js';
+import type { IdGenerator } from '../random.js';
 import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
-import { decideJobOutcome, type JobScenarioSource } from './outcome.js';
+import { decideJobOutcome, type JobOutcomeRule, type JobScenarioSource } from './outcome.js';
 import { trackNewJob } from './settle.js';
+import type { JobSettings } from './settings.js';
 import { buildTimeline } from './timeline.js';
+
+/** What creating a job reads of its world: handlers pass their `HandlerServices`, which extend it. */
+export interface JobServices {
+  now(): number;
+  readonly ids: IdGenerator;
+  readonly options: Pick<ResolvedOptions, 'seed'>;
+  readonly jobSettings: JobSettings;
+  readonly jobOutcomeRules: readonly JobOutcomeRule[];
+}
 
 export interface NewJob {
   type: JobType;
@@ -24,7 +35,7 @@ export interface NewJob {
   scenarios?: JobScenarioSource | undefined;
 }
 
-export function createJob(sandbox: HandlerServices, store: AccountStore, apiKey: ApiKeyRecord, job: NewJob): JobRecord {
+export function createJob(sandbox: JobServices, store: AccountStore, apiKey: ApiKeyRecord, job: NewJob): JobRecord {
   const now = sandbox.now();
   const id = sandbox.ids.next('job');
   const settings = sandbox.jobSettings[job.type];

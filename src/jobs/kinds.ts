@@ -1,6 +1,7 @@
 /**
- * What the job machinery needs to know per job type, registered by the resource module that owns
- * the type (see src/resources/index.ts), so src/jobs stays free of crawl specifics.
+ * What is known per job type beyond its timeline: its result and the admin summary of it. The
+ * resource that owns a type defines its kind; src/resources/jobs/kinds.ts lists them in a table the
+ * compiler checks, so src/jobs stays free of crawl specifics and nothing registers at import time.
  */
 import type { JobRecord, JobType } from '../store/records.js';
 
@@ -13,16 +14,4 @@ export interface JobKind {
   result(job: JobRecord, seed: string): Record<string, unknown>;
   /** What the admin state shows of a completed job's result: O(1) in size, from the record alone. */
   resultSummary(job: JobRecord): Record<string, unknown>;
-}
-
-const kinds = new Map<JobType, JobKind>();
-
-export function registerJobKind(kind: JobKind): void {
-  kinds.set(kind.type, kind);
-}
-
-export function jobKind(type: JobType): JobKind {
-  const kind = kinds.get(type);
-  if (!kind) throw new Error(`no job kind registered for type '${type}'`);
-  return kind;
 }

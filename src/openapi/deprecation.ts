@@ -5,7 +5,7 @@
  * is asked on every use (the sandbox is the mutable world; reset rebuilds the registry), and the
  * document cache rebuilds when the answer changes.
  */
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 
 /** Which operations are deprecated right now, by operation id. */
 export type DeprecationPredicate = (operationId: string) => boolean;

@@ -2,9 +2,12 @@
  * One declaration per operation. The router, request validation, the OpenAPI document and the
  * contract tests all read these; nothing about an operation is written twice.
  */
-import type { JobScenarioSource } from '../jobs/outcome.js';
-import type { World } from '../world.js';
-import type { ApiKeyRecord } from '../store/records.js';
+import type { VirtualClock } from '../clock/virtual-clock.js';
+import type { ResolvedOptions } from '../config/options.js';
+import type { JobServices } from '../jobs/create.js';
+import type { JobOutcomeRule, JobScenarioSource } from '../jobs/outcome.js';
+import type { RateLimiter } from '../protocol/rate-limiter.js';
+import type { ApiKeyRecord, JobRecord, KeyAccess } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -12,27 +15,34 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** A JSON Schema (the draft-07 / 2020-12 common subset, so OpenAPI 3.1 can embed it as is). */
 export type JsonSchema = Record<string, unknown>;
 
+export interface NewApiKey {
+  name?: string | null | undefined;
+  access?: KeyAccess | undefined;
+  expiresAt?: string | null | undefined;
+}
+
 /**
  * What handlers may use of the world their request captured (an allow-list): clock, ids, settings,
  * key creation, job settling. The cross-tenant store, the journal, the scenario engine and reset are
  * not in it, so a handler cannot reach another account (or the world's controls) without the
- * compiler refusing it.
+ * compiler refusing it. An interface here, not a `Pick` of the world, so the layer every resource
+ * imports does not depend on the one that boots the world; `World implements HandlerServices`.
  */
-export type HandlerServices = Pick<
-  World,
-  | 'clock'
-  | 'ids'
-  | 'options'
-  | 'now'
-  | 'timestamp'
-  | 'rateLimiter'
-  | 'jobSettings'
-  | 'jobOutcomeRules'
-  | 'settleJob'
-  | 'settleDueJobs'
-  | 'settleJobs'
-  | 'createApiKey'
->;
+export interface HandlerServices extends JobServices {
+  readonly clock: VirtualClock;
+  readonly options: ResolvedOptions;
+  timestamp(): string;
+  readonly rateLimiter: RateLimiter;
+  readonly jobOutcomeRules: JobOutcomeRule[];
+  /** Brings all the account's jobs up to the clock, charging credits for completed ones (idempotent). */
+  settleJobs(account: AccountStore): void;
+  /** Settles only the jobs that have ended by now (what a credit check needs). */
+  settleDueJobs(account: AccountStore): void;
+  /** Brings one job up to the clock. */
+  settleJob(account: AccountStore, job: JobRecord): void;
+  /** Creates a key with a fresh secret; the secret is returned once and kept only in the token index. */
+  createApiKey(account: AccountStore, input?: NewApiKey): { key: ApiKeyRecord; token: string };
+}
 
 export interface HandlerInput<Body, Query, Params> {
   /** The caller's account, already scoped: the only account a handler can reach. */

@@ -8,7 +8,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { isInstant } from '../clock/virtual-clock.js';
-import { ApiError, emptyFieldErrors, type FieldErrors } from '../errors/api-error.js';
+import { ApiError, emptyFieldErrors, validationFailed, type FieldErrors } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { JsonSchema, OperationDef } from './types.js';
 
@@ -168,7 +168,7 @@ export function validateBody(validate: ValidateFunction | undefined, body: Recor
     const name = fieldName(missing);
     throw new ApiError('parameter_missing', { param: name, message: MESSAGES.missingParameter(name) });
   }
-  throw validationFailed(errors);
+  throw validationFailed(fieldErrorsOf(errors));
 }
 
 function unknownField(name: string, value: unknown, declared: JsonSchema | undefined): ApiError {
@@ -182,28 +182,18 @@ function unknownField(name: string, value: unknown, declared: JsonSchema | undef
   return new ApiError('parameter_unknown', { param: name, message: wrapped ? MESSAGES.wrappedBody(name) : MESSAGES.unknownParameter(name) });
 }
 
-/** 422 with every failing field; also used by handlers for rules a schema cannot say. */
-export function validationFailed(errors: ErrorObject[] | FieldErrors): ApiError {
-  let fields: FieldErrors;
-  if (Array.isArray(errors)) {
-    fields = emptyFieldErrors();
-    for (const error of errors) {
-      // `if/then` and `anyOf` wrappers repeat what their inner errors already say.
-      if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
-      const name = fieldName(error) || 'body';
-      const messages = (fields[name] ??= []);
-      // Each branch of a union of typed strings (`anyOf: [{type: string, format: ipv4}, …]`) says
-      // "must be of type string" for a number; the client is told once.
-      const message = describeSchemaError(error);
-      if (!messages.includes(message)) messages.push(message);
-    }
-  } else {
-    fields = errors;
+/** Ajv's errors as the 422's failing fields, one message per field and meaning. */
+function fieldErrorsOf(errors: ErrorObject[]): FieldErrors {
+  const fields = emptyFieldErrors();
+  for (const error of errors) {
+    // `if/then` and `anyOf` wrappers repeat what their inner errors already say.
+    if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    const name = fieldName(error) || 'body';
+    const messages = (fields[name] ??= []);
+    // Each branch of a union of typed strings (`anyOf: [{type: string, format: ipv4}, …]`) says
+    // "must be of type string" for a number; the client is told once.
+    const message = describeSchemaError(error);
+    if (!messages.includes(message)) messages.push(message);
   }
-  const [param] = Object.keys(fields);
-  return new ApiError('validation_failed', {
-    message: MESSAGES.validationFailed,
-    errors: fields,
-    ...(param === undefined ? {} : { param }),
-  });
+  return fields;
 }

@@ -3,9 +3,8 @@
  * OpenAPI document and the contract tests read OPERATIONS. A resource module adds its operations
  * and its seeder here, and the job kinds it runs.
  */
-import { registerJobKind } from '../jobs/kinds.js';
 import type { OperationDef } from '../operations/types.js';
-import { registerSeeder } from '../store/account-template.js';
+import type { AccountSeeder } from '../fixture/account-template.js';
 import { adOperations } from './ads/operations.js';
 import { seedAdDestinations } from './ads/seed.js';
 import { apiKeyOperations } from './api-keys/operations.js';
@@ -24,7 +23,7 @@ import { jobOperations } from './jobs/operations.js';
 import { priceVariantOperations } from './price-variants/operations.js';
 import { seedPriceVariants } from './price-variants/seed.js';
 import { statusOperations } from './status/operations.js';
-import { crawlJobKind, webOperations } from './web/operations.js';
+import { webOperations } from './web/operations.js';
 
 export const OPERATIONS: readonly OperationDef[] = [
   ...apiKeyOperations,
@@ -40,15 +39,18 @@ export const OPERATIONS: readonly OperationDef[] = [
   ...eventSessionOperations,
 ];
 
-// Order matters: later seeders use earlier records (grants need customers and experiences; forms
-// deliver download experiences; mail threads are written by customers about experiences).
-registerSeeder(seedCustomers);
-registerSeeder(seedExperiences);
-registerSeeder(seedPriceVariants);
-registerSeeder(seedDiscounts);
-registerSeeder(seedEventSessions);
-registerSeeder(seedForms);
-registerSeeder(seedInboxes);
-registerSeeder(seedAdDestinations);
-
-registerJobKind(crawlJobKind);
+/**
+ * The resources' seeders, which the sandbox runs on every new account (src/fixture/account-template.ts).
+ * Order matters: later seeders use earlier records (grants need customers and experiences; forms
+ * deliver download experiences; mail threads are written by customers about experiences).
+ */
+export const ACCOUNT_SEEDERS: readonly AccountSeeder[] = [
+  seedCustomers,
+  seedExperiences,
+  seedPriceVariants,
+  seedDiscounts,
+  seedEventSessions,
+  seedForms,
+  seedInboxes,
+  seedAdDestinations,
+];

@@ -7,7 +7,7 @@
  *   slow-responses;delay_ms=200
  *   crawl-fails;account_id=acct_free_default;times=2;error_code=site_unreachable
  */
-import { parsePrefer } from '../http/prefer.js';
+import { parsePrefer } from '../protocol/prefer.js';
 import { SCOPE_KEYS } from './definition.js';
 import { ScenarioActivationError, type ActivationInput } from './engine.js';
 

@@ -5,8 +5,9 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, SCENARIOS_DIR } from '../options.js';
-import { shownFixturePath } from '../store/fixture-file.js';
+import { ConfigError } from '../config/options.js';
+import { SCENARIOS_DIR } from '../package-dirs.js';
+import { shownFixturePath } from '../fixture/fixture-file.js';
 import { ScenarioDefinition, ScenarioFileError, type ParseOptions } from './definition.js';
 
 /** A scenario's name is its file's base name: lowercase words joined by `-`, a token in a Prefer header. */

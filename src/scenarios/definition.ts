@@ -16,7 +16,7 @@ import type { ValidateFunction } from 'ajv';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog.js';
 import { emptyFieldErrors, type FieldErrors } from '../errors/api-error.js';
 import { DataFileError } from '../errors/data-file-error.js';
-import { DeprecationRuleError, parseDeprecation } from '../http/deprecation.js';
+import { DeprecationRuleError, parseDeprecation } from '../protocol/deprecation.js';
 import type { JobOutcomeDecision } from '../jobs/outcome.js';
 import { compileQuerySchema, compileSchema, describeSchemaError } from '../operations/validation.js';
 import type { JsonSchema } from '../operations/types.js';

@@ -1,6 +1,6 @@
 /**
- * Active scenarios and how they act on requests (contract §3.5). Built in `Sandbox.boot()`, so reset
- * clears every activation (and the boot scenarios come back).
+ * Active scenarios and how they act on requests (contract §3.5). Built with each world
+ * (src/sandbox/world.ts), so reset clears every activation (and the boot scenarios come back).
  *
  * - An activation is a scenario with params, a scope (account, API key, operation: each narrows it)
  *   and an optional `times`. The newest activation comes first (msw's `use()`: overrides first);
@@ -17,7 +17,7 @@
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import type { FieldErrors } from '../errors/api-error.js';
-import { formatWord } from '../http/prefer.js';
+import { formatWord } from '../protocol/prefer.js';
 import type { JobOutcomeDecision, JobOutcomeRule, JobScenarioSource } from '../jobs/outcome.js';
 import type { OperationDef } from '../operations/types.js';
 import type { Store } from '../store/store.js';

@@ -71,14 +71,6 @@ export class Collection<T extends Identified> {
     return record;
   }
 
-  /** Replaces a record in place, keeping its position in the order (its creation is unchanged). */
-  replace(record: T): T {
-    const key = this.keyById.get(record.id);
-    if (key === undefined) throw new Error(`no record ${record.id}`);
-    this.byOrder.set(key, record);
-    return record;
-  }
-
   delete(id: string): T | undefined {
     const key = this.keyById.get(id);
     if (key === undefined) return undefined;

@@ -95,12 +95,6 @@ export interface JobRecord {
   units: number;
 }
 
-/** A record of any collection whose shape this core module does not need to know. */
-export interface GenericRecord {
-  id: string;
-  [field: string]: unknown;
-}
-
 /** A customer: made by the template, created or matched by email on a form submission (spec §4.5). */
 export interface CustomerRecord {
   id: string;
@@ -357,20 +351,26 @@ export interface CollectionRecords {
 
 export type CollectionName = keyof CollectionRecords;
 
-export const COLLECTION_NAMES = [
-  'api_keys',
-  'forms',
-  'form_submissions',
-  'customers',
-  'deliveries',
-  'inboxes',
-  'messages',
-  'experiences',
-  'price_variants',
-  'grants',
-  'discounts',
-  'event_sessions',
-  'ad_destinations',
-  'conversions',
-  'jobs',
-] as const satisfies readonly CollectionName[];
+/**
+ * Every collection, once: a record keyed by `CollectionName`, so the compiler refuses a collection
+ * missing here (or one that does not exist), and each account gets every collection.
+ */
+const EVERY_COLLECTION: Readonly<Record<CollectionName, true>> = {
+  api_keys: true,
+  forms: true,
+  form_submissions: true,
+  customers: true,
+  deliveries: true,
+  inboxes: true,
+  messages: true,
+  experiences: true,
+  price_variants: true,
+  grants: true,
+  discounts: true,
+  event_sessions: true,
+  ad_destinations: true,
+  conversions: true,
+  jobs: true,
+};
+
+export const COLLECTION_NAMES = Object.keys(EVERY_COLLECTION) as readonly CollectionName[];

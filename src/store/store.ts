@@ -50,10 +50,6 @@ export class Store {
     return scoped;
   }
 
-  hasAccount(id: string): boolean {
-    return this.accounts.has(id);
-  }
-
   /** The account-scoped view handlers receive. `undefined` for an unknown account. */
   forAccount(id: string): AccountStore | undefined {
     return this.accounts.get(id);

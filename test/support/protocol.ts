@@ -10,7 +10,7 @@ import { parseItem, parseList, type Item } from 'structured-headers';
 import { afterEach, expect } from 'vitest';
 import type { CreateAppOptions, MockApp } from '../../src/app.js';
 import type { SandboxState } from '../../src/http/context.js';
-import { FIXTURES_DIR } from '../../src/options.js';
+import { FIXTURES_DIR } from '../../src/package-dirs.js';
 import { startMockServer, type MockServer } from '../../src/server.js';
 import { checkContracts } from './contract.js';
 

@@ -6,9 +6,8 @@
  * crashed).
  */
 import { createAppWithOperations, type CreateAppOptions, type MockApp } from '../../src/app.js';
-import { ApiError, resourceMissing } from '../../src/errors/api-error.js';
+import { ApiError, resourceMissing, validationFailed } from '../../src/errors/api-error.js';
 import { MESSAGES } from '../../src/errors/messages.js';
-import { validationFailed } from '../../src/operations/validation.js';
 import { defineOperation, type OperationDef } from '../../src/operations/types.js';
 import { OPERATIONS } from '../../src/resources/index.js';
 import { FROZEN_AT } from './harness.js';

@@ -4,7 +4,7 @@
  * takes. Pinned destinations come first and their ad accounts count toward `ad_accounts`.
  */
 import type { Faker } from '@faker-js/faker';
-import type { SeedContext } from '../../store/account-template.js';
+import type { SeedContext } from '../../fixture/account-template.js';
 import type { AdDestinationRecord } from '../../store/records.js';
 import { pastTimestamp } from '../seed-support.js';
 

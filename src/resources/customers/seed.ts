@@ -1,6 +1,6 @@
 /** Customers of a new account: made by the template, matched by email on form submissions. */
 import { isoTimestamp } from '../../clock/virtual-clock.js';
-import type { SeedContext } from '../../store/account-template.js';
+import type { SeedContext } from '../../fixture/account-template.js';
 
 export function seedCustomers({ store, faker, ids, now, count }: SeedContext): void {
   const customers = store.collection('customers');

@@ -1,6 +1,6 @@
 /** Discounts of a new account: codes with a slug (what customers type at checkout), percent or amount off. */
 import { isoTimestamp } from '../../clock/virtual-clock.js';
-import type { SeedContext } from '../../store/account-template.js';
+import type { SeedContext } from '../../fixture/account-template.js';
 import { pastTimestamp, uniqueSlug, withPinned } from '../seed-support.js';
 
 const OCCASIONS = ['launch', 'spring', 'summer', 'blackfriday', 'newyear', 'vip', 'welcome', 'students', 'earlybird', 'bundle'];

@@ -3,7 +3,7 @@
  * realistic support threads with the account's customers, inserted oldest first so lists page
  * newest first.
  */
-import type { SeedContext } from '../../store/account-template.js';
+import type { SeedContext } from '../../fixture/account-template.js';
 import type { MessageRecord } from '../../store/records.js';
 import { pastTimestamp, withPinned } from '../seed-support.js';
 import { seedThreads } from './threads.js';

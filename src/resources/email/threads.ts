@@ -6,7 +6,7 @@
  */
 import type { Faker } from '@faker-js/faker';
 import { isoTimestamp } from '../../clock/virtual-clock.js';
-import type { SeedContext } from '../../store/account-template.js';
+import type { SeedContext } from '../../fixture/account-template.js';
 import type { InboxRecord, MessageRecord } from '../../store/records.js';
 
 /** Conversations a creator's inbox really gets: a subject, what the customer writes, how the creator answers. */

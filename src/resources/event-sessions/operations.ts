@@ -1,8 +1,8 @@
 /** Event sessions: spec §4.12, §2.8. Only `event` experiences have sessions. */
+import { validationFailed } from '../../errors/api-error.js';
 import { isoTimestamp } from '../../clock/virtual-clock.js';
 import { prefixedIdSchema } from '../../operations/schemas.js';
 import { defineOperation } from '../../operations/types.js';
-import { validationFailed } from '../../operations/validation.js';
 import { required } from '../lookup.js';
 import { createEventSessionBodySchema, DEFAULT_SESSION_MINUTES, eventSessionSchema, eventSessionView, type CreateEventSessionBody } from './schemas.js';
 

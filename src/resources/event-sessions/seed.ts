@@ -1,6 +1,6 @@
 /** Event sessions of a new account: upcoming sessions of every `event` experience, a week apart. */
 import { isoTimestamp } from '../../clock/virtual-clock.js';
-import type { SeedContext } from '../../store/account-template.js';
+import type { SeedContext } from '../../fixture/account-template.js';
 import { pastTimestamp } from '../seed-support.js';
 
 const HOUR_MS = 3600 * 1000;

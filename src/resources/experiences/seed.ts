@@ -3,7 +3,7 @@
  * least ten experiences covers every type), each with realistic type-specific `details`.
  * `active_grants_count` starts at 0; the price-variant seeder grants access and recounts.
  */
-import type { SeedContext } from '../../store/account-template.js';
+import type { SeedContext } from '../../fixture/account-template.js';
 import { EXPERIENCE_TYPES } from '../../store/records.js';
 import { pastTimestamp, slugify, topic, uniqueSlug, withPinned } from '../seed-support.js';
 import { DETAILS } from './details.js';

@@ -10,8 +10,8 @@
  * for it. Refused: what cannot be the field's answer (a list or object for a text field, a word
  * that is not a yes or a no for a checkbox, a choice outside the options).
  */
+import { validationFailed } from '../../errors/api-error.js';
 import type { FieldErrors } from '../../errors/api-error.js';
-import { validationFailed } from '../../operations/validation.js';
 import type { FormAnswer, FormField, FormRecord } from '../../store/records.js';
 
 export const ANSWER_MESSAGES = {

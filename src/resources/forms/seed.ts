@@ -2,7 +2,7 @@
  * Lead-magnet forms of a new account: pinned forms first, then the presets in turn. A form delivers
  * one of the account's `digital_download` experiences when there is one.
  */
-import type { SeedContext } from '../../store/account-template.js';
+import type { SeedContext } from '../../fixture/account-template.js';
 import { FORM_PRESETS } from '../../store/pinned-records.js';
 import { pastTimestamp, topic, withPinned } from '../seed-support.js';
 import { PRESETS } from './presets.js';

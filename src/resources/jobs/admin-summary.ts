@@ -4,7 +4,7 @@
  * Its size does not depend on how many pages the job's result holds (issue 13.5: an admin read of
  * 10,000 inlined crawls answered 151 MB), and building it renders nothing.
  */
-import { jobKind } from '../../jobs/kinds.js';
+import { jobKind } from './kinds.js';
 import type { JobRecord } from '../../store/records.js';
 import { getJob } from './operations.js';
 import { JOB_FIELDS } from './schemas.js';

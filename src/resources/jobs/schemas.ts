@@ -1,7 +1,7 @@
 /** The Job of spec §2.3: every field always present, null or 0 until known (README "Jobs"). */
 import { nullableTimestampSchema, prefixedIdSchema, timestampSchema } from '../../operations/schemas.js';
 import type { JsonSchema } from '../../operations/types.js';
-import { jobKind } from '../../jobs/kinds.js';
+import { jobKind } from './kinds.js';
 import type { JobRecord } from '../../store/records.js';
 
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;

@@ -4,7 +4,7 @@
  * already revoked (a refund, say), so `active_grants_count` visibly counts only active ones.
  */
 import { isoTimestamp } from '../../clock/virtual-clock.js';
-import type { SeedContext } from '../../store/account-template.js';
+import type { SeedContext } from '../../fixture/account-template.js';
 import type { PriceVariantRecord } from '../../store/records.js';
 import { pastTimestamp, withPinned } from '../seed-support.js';
 import { recountActiveGrants } from './grants.js';

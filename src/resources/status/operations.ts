@@ -1,6 +1,6 @@
 /** The status report: spec §4.13, §2.11, values by plan per §8. */
 import { isoTimestamp } from '../../clock/virtual-clock.js';
-import { rateLimitSubject } from '../../http/rate-limit.js';
+import { rateLimitSubject } from '../../protocol/rate-limit.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, timestampSchema } from '../../operations/schemas.js';
 import { defineOperation, type JsonSchema } from '../../operations/types.js';
 import type { Plan } from '../../store/records.js';

@@ -4,6 +4,7 @@
  * pages. Each page records the page it was first found on (`parent_url`), which links to it, one
  * level up: the pages form a tree the result can be checked against.
  */
+import type { JobKind } from '../../jobs/kinds.js';
 import type { CrawlInput } from '../../store/records.js';
 import { Site } from './site.js';
 
@@ -78,3 +79,11 @@ export function runCrawl(seed: string, input: CrawlInput): CrawlResult {
   });
   return { pages_count: pages.length, pages };
 }
+
+/** What the jobs resource needs of a crawl job (src/resources/jobs/kinds.ts). */
+export const crawlJobKind: JobKind = {
+  type: 'crawl',
+  result: (job, seed) => ({ ...runCrawl(seed, job.input) }),
+  // The crawl's page count was planned at creation (it set the job's cost): the result will hold as many.
+  resultSummary: (job) => ({ pages_count: job.units }),
+};

@@ -1,14 +1,12 @@
 /** Web crawl: spec §4.3, §2.3, §3. The crawl runs as a job on the virtual clock (src/jobs). */
-import { ApiError } from '../../errors/api-error.js';
+import { ApiError, validationFailed } from '../../errors/api-error.js';
 import { MESSAGES } from '../../errors/messages.js';
 import { createJob } from '../../jobs/create.js';
-import type { JobKind } from '../../jobs/kinds.js';
 import { availableCredits } from '../../jobs/settle.js';
-import { validationFailed } from '../../operations/validation.js';
 import { defineOperation } from '../../operations/types.js';
 import type { CrawlInput } from '../../store/records.js';
 import { jobView } from '../jobs/schemas.js';
-import { crawlPageCount, runCrawl } from './crawl.js';
+import { crawlPageCount } from './crawl.js';
 import { CRAWL_JOB, crawlBodySchema, crawlJobSchema } from './schemas.js';
 
 /** Absolute http(s) with a host: a rule the body schema cannot say with a useful message. */
@@ -60,11 +58,4 @@ export const crawlSite = defineOperation<CrawlInput>({
 });
 
 /** How the job machinery shows a crawl: the pages, regenerated from the seed and the input at each read. */
-export const crawlJobKind: JobKind = {
-  type: 'crawl',
-  result: (job, seed) => ({ ...runCrawl(seed, job.input) }),
-  // The crawl's page count was planned at creation (it set the job's cost): the result will hold as many.
-  resultSummary: (job) => ({ pages_count: job.units }),
-};
-
 export const webOperations = [crawlSite];

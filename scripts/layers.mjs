@@ -1,0 +1,95 @@
+/**
+ * The layers of src/, bottom to top: the one list that the dependency check (.dependency-cruiser.mjs,
+ * run by `npm test`) and the README's "Project layout" diagram both read (test/architecture/ checks
+ * the README against it).
+ *
+ * The rule: a module imports only from its own unit or from a unit of a lower layer, type-only
+ * imports included. Units of one layer are peers and import neither each other nor anything above.
+ * A unit is a folder of src/ or, at the bottom and the top, a few files directly under src/.
+ */
+
+/** @typedef {{ name: string, why: string, units: string[] }} Layer */
+
+/** @type {Layer[]} */
+export const LAYERS = [
+  { name: 'foundation', why: 'errors, virtual clock, seeded ids', units: ['errors/', 'clock/', 'random.ts', 'package-dirs.ts'] },
+  { name: 'store', why: 'records, collections, the account-scoped store', units: ['store/'] },
+  { name: 'protocol', why: 'deprecation, rate limits, idempotency, journal, Prefer: no Koa', units: ['protocol/'] },
+  { name: 'config', why: 'options and CLI settings', units: ['config/'] },
+  { name: 'jobs', why: 'job timelines, outcome rules, credit settling', units: ['jobs/'] },
+  { name: 'declarations', why: 'fixture loading; the operation declaration kit', units: ['fixture/', 'operations/'] },
+  { name: 'features', why: 'the scenario engine; the resources', units: ['scenarios/', 'resources/'] },
+  { name: 'sandbox', why: 'boots the world, reset replaces it', units: ['sandbox/'] },
+  { name: 'http', why: 'middlewares, /v1 router, response writer', units: ['http/'] },
+  { name: 'surfaces', why: 'the OpenAPI document; /__admin and its client', units: ['openapi/', 'admin/'] },
+  { name: 'app', why: 'createApp: the middleware order', units: ['app.ts', 'graceful-close.ts'] },
+  { name: 'server', why: 'startMockServer', units: ['server.ts'] },
+  { name: 'entry points', why: 'the CLI and the package exports', units: ['cli.ts', 'index.ts', 'vitest.ts'] },
+];
+
+/** Modules below this layer must not import Koa (or its router, body parser, compose). */
+export const FIRST_KOA_LAYER = 'http';
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The path pattern (as dependency-cruiser matches it, relative to the project root) of one unit. */
+export function unitPattern(unit) {
+  return unit.endsWith('/') ? `^src/${escape(unit)}` : `^src/${escape(unit)}$`;
+}
+
+const anyOf = (units) => units.map(unitPattern).join('|');
+
+/** The forbidden rules of dependency-cruiser, generated from LAYERS. */
+export function layerRules(layers = LAYERS) {
+  const rules = [];
+  const allUnits = layers.flatMap((layer) => layer.units);
+  layers.forEach((layer, index) => {
+    const above = layers.slice(index + 1).flatMap((upper) => upper.units);
+    for (const unit of layer.units) {
+      const peers = layer.units.filter((other) => other !== unit);
+      const refused = [...peers, ...above];
+      if (refused.length === 0) continue;
+      rules.push({
+        name: `layer-${layer.name.replace(/\s+/g, '-')}:${unit}`,
+        severity: 'error',
+        comment: `src/${unit} is in the ${layer.name} layer: it may import only its own unit and lower layers (scripts/layers.mjs)`,
+        from: { path: unitPattern(unit) },
+        to: { path: anyOf(refused) },
+      });
+    }
+  });
+  const koaIndex = layers.findIndex((layer) => layer.name === FIRST_KOA_LAYER);
+  rules.push({
+    name: 'no-koa-below-http',
+    severity: 'error',
+    comment: `only the ${FIRST_KOA_LAYER} layer and above may import Koa: the layers below are protocol and domain, testable without HTTP (scripts/layers.mjs)`,
+    from: { path: anyOf(layers.slice(0, koaIndex).flatMap((layer) => layer.units)) },
+    to: { path: '(^|/)node_modules/(@types/)?(koa|koa-[^/]+|@koa/[^/]+)/' },
+  });
+  rules.push({
+    name: 'in-a-layer',
+    severity: 'error',
+    comment: 'every module of src/ belongs to a unit of scripts/layers.mjs, so the rule above covers it',
+    from: { path: '^src/', pathNot: anyOf(allUnits) },
+    to: {},
+  });
+  rules.push({
+    name: 'no-cycle',
+    severity: 'error',
+    comment:
+      'modules of src/ form no import cycle at run time, within a unit either; a unit may type itself in a ' +
+      'circle (http/context.ts types the reply that http/reply.ts writes from the context)',
+    from: { path: '^src/' },
+    to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+  });
+  return rules;
+}
+
+/** The README's diagram of the layers, top first (test/architecture/ keeps the README equal to it). */
+export function layerDiagram(layers = LAYERS) {
+  const width = Math.max(...layers.map((layer) => layer.units.join('  ').length));
+  return [...layers]
+    .reverse()
+    .map((layer) => `${layer.units.join('  ').padEnd(width)}   ${layer.name}: ${layer.why}`)
+    .join('\n   ↓\n');
+}

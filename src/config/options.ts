@@ -1,0 +1,215 @@
+/**
+ * Settings of contract §1: one table of flag = environment variable = option. Every value is checked
+ * here, once; a bad value throws ConfigError naming the setting, and nothing starts half-configured.
+ */
+import path from 'node:path';
+import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
+import type { RateLimitQuotas } from '../protocol/rate-limiter.js';
+import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
+
+export type ClockSetting = 'running' | 'frozen' | string;
+
+export type { RateLimitQuotas } from '../protocol/rate-limiter.js';
+
+/** Options of `createApp` and `startMockServer`. All optional. */
+export interface MockOptions {
+  port?: number;
+  host?: string;
+  /** A fixture name under `fixtures/`, or a path to a fixture file. */
+  fixtures?: string;
+  /**
+   * Scenarios active from boot (contract §3.5): a name, optionally followed by `;key=value` pairs
+   * giving params and scope, e.g. `rate-limited;retry_after=5;operation_id=listApiKeys`.
+   */
+  scenarios?: string[];
+  /** A directory of your own scenario files, loaded beside the shipped ones in `scenarios/`. */
+  scenariosDir?: string;
+  /** How many /v1 requests the journal keeps (the newest); 0 turns the journal off. */
+  journalSize?: number;
+  seed?: number | string;
+  /** `running`, `frozen` (at boot time) or an ISO time to freeze at. */
+  clock?: ClockSetting;
+  adminToken?: string;
+  /**
+   * Host names (optionally `name:port`) the admin API answers besides loopback names and the bound
+   * address (contract §3): the name a CI service or a proxy reaches the sandbox by.
+   */
+  allowedHosts?: string[];
+  /**
+   * On close (SIGTERM, SIGINT, `mock.close()`), how long requests already received may take to be
+   * answered, in milliseconds; those still running then are cut. Default 1500.
+   */
+  shutdownGrace?: number;
+  /** `spec`, `off` or `free=N,paid=M`. */
+  rateLimit?: string;
+  /** One line per request on stderr. */
+  log?: boolean;
+  /**
+   * Operations deprecated from boot (spec §9), added to (and overriding) the fixture's
+   * `deprecations`. A sunset less than six months after `deprecated_at` is refused.
+   */
+  deprecations?: DeprecationConfig[];
+}
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  fixtures: string;
+  scenarios: string[];
+  /** Absolute path of the user's scenario directory, if any. */
+  scenariosDir: string | undefined;
+  journalSize: number;
+  seed: string;
+  clock: { mode: 'running' | 'frozen'; start: number | undefined };
+  adminToken: string | undefined;
+  /** Lower-cased `name` or `name:port` entries. */
+  allowedHosts: string[];
+  shutdownGraceMs: number;
+  rateLimit: RateLimitQuotas;
+  rateLimitSetting: string;
+  log: boolean;
+  deprecations: DeprecationInfo[];
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Default and bounds of `journalSize` (README "Request journal"). */
+export const DEFAULT_JOURNAL_SIZE = 1000;
+export const MAX_JOURNAL_SIZE = 1_000_000;
+
+/** Default and bound of `shutdownGrace` (README "Settings"): the default keeps exit within contract §1's 2 s. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 1500;
+export const MAX_SHUTDOWN_GRACE_MS = 600_000;
+
+export const SPEC_RATE_LIMIT: RateLimitQuotas = { enforce: true, free: 600, paid: 3000, windowSeconds: 60 };
+
+export function parsePort(value: unknown, setting = 'port'): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new ConfigError(setting, `expected an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+export function parseClock(value: unknown, setting = 'clock'): ResolvedOptions['clock'] {
+  if (value === 'running' || value === 'frozen') return { mode: value, start: undefined };
+  const start = parseInstant(value);
+  if (start !== undefined && !isInClockRange(start)) {
+    throw new ConfigError(setting, `expected an instant from ${MIN_INSTANT} to ${MAX_INSTANT}, got ${JSON.stringify(value)}`);
+  }
+  if (start !== undefined) return { mode: 'frozen', start };
+  throw new ConfigError(setting, `expected running, frozen or an ISO 8601 time with a time zone (e.g. 2026-01-01T00:00:00Z), got ${JSON.stringify(value)}`);
+}
+
+export function parseRateLimit(value: unknown, setting = 'rate-limit'): RateLimitQuotas {
+  if (value === 'spec') return { ...SPEC_RATE_LIMIT };
+  if (value === 'off') return { ...SPEC_RATE_LIMIT, enforce: false };
+  const refuse = (detail: string) =>
+    new ConfigError(setting, `expected spec, off or free=N,paid=M (either part may be left out) with N, M from 1 to ${Number.MAX_SAFE_INTEGER}; ${detail}`);
+  if (typeof value !== 'string' || value.length === 0) throw refuse(`got ${JSON.stringify(value)}`);
+  const quotas = { ...SPEC_RATE_LIMIT };
+  const seen = new Set<string>();
+  for (const part of value.split(',')) {
+    const match = /^(free|paid)=(\d+)$/.exec(part.trim());
+    if (!match) throw refuse(`got ${JSON.stringify(value)}`);
+    const [, tier, digits] = match as unknown as [string, 'free' | 'paid', string];
+    const quota = Number(digits);
+    if (quota < 1 || !Number.isSafeInteger(quota)) throw refuse(`${tier}=${digits} is out of range`);
+    if (seen.has(tier)) throw refuse(`${tier} is given twice`);
+    seen.add(tier);
+    quotas[tier] = quota;
+  }
+  return quotas;
+}
+
+export function parseJournalSize(value: unknown, setting = 'journal-size'): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_JOURNAL_SIZE) {
+    throw new ConfigError(setting, `expected an integer from 0 (journal off) to ${MAX_JOURNAL_SIZE}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+export function parseShutdownGrace(value: unknown, setting = 'shutdown-grace'): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_SHUTDOWN_GRACE_MS) {
+    throw new ConfigError(setting, `expected milliseconds, an integer from 0 to ${MAX_SHUTDOWN_GRACE_MS}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** A host name, an IPv4 address or a bracketed IPv6 address, with an optional port: what a Host header holds. */
+const HOST_ENTRY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::\d{1,5})?$/i;
+
+/** `allowedHosts`: a list, or a comma list as typed; each entry `name` or `name:port`, kept lower-cased. */
+export function parseAllowedHosts(value: unknown, setting = 'allowed-hosts'): string[] {
+  const entries = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value;
+  if (!Array.isArray(entries) || entries.length === 0) throw new ConfigError(setting, `expected a list of host names, got ${JSON.stringify(value)}`);
+  return entries.map((entry) => {
+    if (typeof entry !== 'string' || !HOST_ENTRY.test(entry)) {
+      throw new ConfigError(setting, `expected host names like 'commerce' or 'mock.internal:8080' (no scheme, no path), got ${JSON.stringify(entry)}`);
+    }
+    return entry.toLowerCase();
+  });
+}
+
+/** The `deprecations` option: each entry checked like a fixture's, errors named `deprecations[i].field`. */
+export function parseDeprecations(value: unknown, setting = 'deprecations'): DeprecationInfo[] {
+  if (!Array.isArray(value)) throw new ConfigError(setting, `expected a list of {operation_id, deprecated_at, sunset, link}, got ${JSON.stringify(value)}`);
+  const seen = new Set<string>();
+  return value.map((entry, i) => {
+    let info: DeprecationInfo;
+    try {
+      info = parseDeprecation(entry);
+    } catch (error) {
+      if (!(error instanceof DeprecationRuleError)) throw error;
+      throw new ConfigError(`${setting}[${i}]${error.field ? `.${error.field}` : ''}`, error.message);
+    }
+    if (seen.has(info.operationId)) throw new ConfigError(`${setting}[${i}].operation_id`, `operation '${info.operationId}' is listed twice`);
+    seen.add(info.operationId);
+    return info;
+  });
+}
+
+function nonEmptyString(value: unknown, setting: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(setting, `expected a non-empty string, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Fills defaults and checks every option. Programmatic default port is 0 (any free port). */
+export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
+  const seed = options.seed ?? 1;
+  if (!(typeof seed === 'number' && Number.isFinite(seed)) && !(typeof seed === 'string' && seed !== '')) {
+    throw new ConfigError('seed', `expected a number or a non-empty string, got ${JSON.stringify(seed)}`);
+  }
+  const scenarios = options.scenarios ?? [];
+  if (!Array.isArray(scenarios) || scenarios.some((s) => typeof s !== 'string' || s === '')) {
+    throw new ConfigError('scenario', `expected a list of scenario names, got ${JSON.stringify(scenarios)}`);
+  }
+  const rateLimitSetting = options.rateLimit ?? 'spec';
+  return {
+    port: parsePort(options.port ?? 0),
+    host: nonEmptyString(options.host ?? '127.0.0.1', 'host'),
+    fixtures: nonEmptyString(options.fixtures ?? 'default', 'fixtures'),
+    scenarios,
+    scenariosDir: options.scenariosDir === undefined ? undefined : path.resolve(nonEmptyString(options.scenariosDir, 'scenarios-dir')),
+    journalSize: parseJournalSize(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
+    seed: String(seed),
+    clock: parseClock(options.clock ?? 'running'),
+    adminToken: options.adminToken === undefined ? undefined : nonEmptyString(options.adminToken, 'admin-token'),
+    allowedHosts: options.allowedHosts === undefined ? [] : parseAllowedHosts(options.allowedHosts),
+    shutdownGraceMs: parseShutdownGrace(options.shutdownGrace ?? DEFAULT_SHUTDOWN_GRACE_MS),
+    rateLimit: parseRateLimit(rateLimitSetting),
+    rateLimitSetting,
+    log: options.log ?? false,
+    deprecations: parseDeprecations(options.deprecations ?? []),
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * One generation of the sandbox's mutable state: clock, ids, store and the protocol state of the
+ * middlewares. `Sandbox` boots one at start-up and `/__admin/reset` replaces it whole, which is what
+ * makes reset exact (msw's `reset()`: back to the initial set, nothing carried over).
+ *
+ * Every request captures the world current when it arrives (`ctx.state.world`, see
+ * src/http/capture-world.ts) and reads only that one until it is answered. A request that was still
+ * running when a reset came finishes in the discarded world: its writes go nowhere visible, and it
+ * never touches the new world's ids, store or journal. So nothing needs to guard against a reset.
+ */
+import { isoTimestamp, VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
+import type { JobOutcomeRule } from '../jobs/outcome.js';
+import { settleDueJobs, settleJob, settleJobs, type SettleContext } from '../jobs/settle.js';
+import type { JobSettings } from '../jobs/settings.js';
+import { IdGenerator, RequestIdGenerator } from '../random.js';
+import { DeprecationRegistry, parseDeprecation } from '../protocol/deprecation.js';
+import { IdempotencyStore } from '../protocol/idempotency-store.js';
+import { RateLimiter } from '../protocol/rate-limiter.js';
+import { RequestJournal } from '../protocol/request-journal.js';
+import type { HandlerServices, NewApiKey, OperationDef } from '../operations/types.js';
+import { ConfigError, type ResolvedOptions } from '../config/options.js';
+import type { ScenarioCatalog } from '../scenarios/catalog.js';
+import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from '../scenarios/engine.js';
+import { parseBootScenario } from '../scenarios/boot-spec.js';
+import { populateAccount, type AccountSeeder } from '../fixture/account-template.js';
+import type { AccountTemplate, LoadedFixture } from '../fixture/fixture-file.js';
+import type { PinnedRecords } from '../store/pinned-records.js';
+import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from '../store/records.js';
+import { Store, type AccountStore } from '../store/store.js';
+
+export type { NewApiKey } from '../operations/types.js';
+
+/** What every generation is built from: fixed for the sandbox's life, loaded once. */
+export interface WorldBlueprint {
+  readonly options: ResolvedOptions;
+  readonly fixture: LoadedFixture;
+  /** Durations and costs per job type: the fixture's `jobs` section over the defaults. */
+  readonly jobSettings: JobSettings;
+  /** Every scenario file, loaded once (scenarios/ and the `scenariosDir` option). */
+  readonly scenarioCatalog: ScenarioCatalog;
+  /** The operations served; scenarios are checked against them. */
+  readonly operations: readonly OperationDef[];
+  /** What fills a new account's collections, in order (the resources', src/resources/index.ts). */
+  readonly seeders: readonly AccountSeeder[];
+  readonly realTime: RealTimeSource;
+  /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
+  readonly bootInstant: number;
+}
+
+export class World implements HandlerServices {
+  readonly options: ResolvedOptions;
+  readonly fixture: LoadedFixture;
+  readonly jobSettings: JobSettings;
+  private readonly seeders: readonly AccountSeeder[];
+  readonly clock: VirtualClock;
+  readonly ids: IdGenerator;
+  readonly requestIds = new RequestIdGenerator();
+  readonly store = new Store();
+  readonly rateLimiter: RateLimiter;
+  /** First responses of writes sent with an Idempotency-Key, per account (spec §8). */
+  readonly idempotency = new IdempotencyStore();
+  /** The last `journalSize` /v1 requests (contract §3.4). */
+  readonly journal: RequestJournal;
+  /** Active scenarios (contract §3.5); boot re-activates the `scenarios` option's. */
+  readonly scenarios: ScenarioEngine;
+  /**
+   * Rules asked when a job is created, deciding how it ends (src/jobs/outcome.ts). At boot only the
+   * scenario engine's rule, which has no opinion unless a scenario with a job effect matches the
+   * creating request, so every job completes; tests may add rules, and reset removes them.
+   */
+  readonly jobOutcomeRules: JobOutcomeRule[];
+  /** Deprecated operations (spec §9): the fixture's, then the `deprecations` option's (which win). */
+  readonly deprecations: DeprecationRegistry;
+
+  /** Boots a generation: the fixture's accounts and keys, then the `scenarios` option's activations. */
+  constructor(blueprint: WorldBlueprint) {
+    const { options, fixture, realTime, bootInstant } = blueprint;
+    this.options = options;
+    this.fixture = fixture;
+    this.jobSettings = blueprint.jobSettings;
+    this.seeders = blueprint.seeders;
+    // A running clock restarts from real now, as a fresh boot would; a frozen one at its boot instant.
+    const start = options.clock.mode === 'running' && options.clock.start === undefined ? realTime() : bootInstant;
+    this.clock = new VirtualClock(start, options.clock.mode, realTime);
+    this.ids = new IdGenerator(options.seed);
+    this.rateLimiter = new RateLimiter(options.rateLimit);
+    this.journal = new RequestJournal(options.journalSize);
+    const scenarios = new ScenarioEngine({ catalog: blueprint.scenarioCatalog, operations: blueprint.operations, store: this.store, clock: this.clock });
+    this.scenarios = scenarios;
+    this.jobOutcomeRules = [scenarios.jobOutcomeRule];
+    // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
+    this.deprecations = new DeprecationRegistry(
+      [...(fixture.deprecations ?? []).map(parseDeprecation), ...options.deprecations],
+      (operationId) => scenarios.deprecatesEveryRequest(operationId),
+    );
+    for (const account of fixture.accounts) {
+      const scoped = this.createAccount({
+        id: account.id,
+        name: account.name,
+        plan: account.plan,
+        credits: account.credits,
+        populate: account.populate ?? true,
+        pinned: account.pinned,
+      });
+      for (const key of account.api_keys) {
+        this.addApiKey(scoped, key.token, { id: key.id, name: key.name ?? 'Default', access: key.access, expiresAt: key.expires_at ?? null });
+      }
+    }
+    // After the fixture's accounts and keys, which boot scenarios may be scoped to.
+    for (const spec of options.scenarios) this.activateBootScenario(spec);
+  }
+
+  /** A `scenarios` option entry; refused (at the first boot) with a ConfigError naming the setting. */
+  private activateBootScenario(spec: string): void {
+    let input: ActivationInput;
+    try {
+      input = parseBootScenario(spec);
+      this.scenarios.activate(input, 'text');
+    } catch (error) {
+      if (error instanceof ScenarioActivationError) {
+        throw new ConfigError('scenario', `${JSON.stringify(spec)}: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  timestamp(): string {
+    return isoTimestamp(this.clock.now());
+  }
+
+  /** Brings all the account's jobs up to the clock, charging credits for completed ones (idempotent). */
+  settleJobs(account: AccountStore): void {
+    settleJobs(account, this.settleContext());
+  }
+
+  /** Settles only the jobs that have ended by now (what a credit check needs). */
+  settleDueJobs(account: AccountStore): void {
+    settleDueJobs(account, this.settleContext());
+  }
+
+  /** Brings one job up to the clock. */
+  settleJob(account: AccountStore, job: JobRecord): void {
+    settleJob(account, job, this.settleContext());
+  }
+
+  private settleContext(): SettleContext {
+    return { now: this.clock.now() };
+  }
+
+  createAccount(input: {
+    id?: string;
+    name?: string;
+    plan: Plan;
+    credits?: number | undefined;
+    populate?: boolean;
+    template?: AccountTemplate;
+    pinned?: PinnedRecords | undefined;
+  }): AccountStore {
+    const template = input.template ?? this.fixture.template;
+    const account: AccountRecord = {
+      id: input.id ?? this.ids.next('acct'),
+      object: 'account',
+      name: input.name ?? 'Sandbox creator',
+      plan: input.plan,
+      created_at: this.timestamp(),
+      credits: { balance: input.credits ?? template.credits[input.plan], used: 0 },
+    };
+    const scoped = this.store.addAccount(account);
+    if (input.populate !== false) {
+      populateAccount(scoped, { seeders: this.seeders, template, ids: this.ids, now: this.now(), seed: this.options.seed, pinned: input.pinned });
+    }
+    return scoped;
+  }
+
+  /** Creates a key with a fresh secret; the secret is returned once and kept only in the token index. */
+  createApiKey(account: AccountStore, input: NewApiKey = {}): { key: ApiKeyRecord; token: string } {
+    const token = this.ids.secret('cc_test_');
+    const key = this.addApiKey(account, token, input);
+    return { key, token };
+  }
+
+  private addApiKey(account: AccountStore, token: string, input: NewApiKey & { id?: string }): ApiKeyRecord {
+    const key: ApiKeyRecord = {
+      id: input.id ?? this.ids.next('key'),
+      object: 'api_key',
+      name: input.name === undefined ? 'Default' : input.name,
+      last4: token.slice(-4),
+      token_type: 'api_key',
+      last_used_at: null,
+      expires_at: input.expiresAt ? isoTimestamp(Date.parse(input.expiresAt)) : null,
+      created_at: this.timestamp(),
+      access: input.access ?? 'full',
+      revoked_at: null,
+    };
+    return this.store.addApiKey(account.id, key, token);
+  }
+}

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/package-dirs.js';
+import { layerDiagram } from '../../scripts/layers.mjs';
+
+const CHECKER = path.join(PACKAGE_ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const CONFIG = path.join(PACKAGE_ROOT, '.dependency-cruiser.mjs');
+const projects: string[] = [];
+
+/** A throwaway project laid out like ours (src/<unit>/…), checked with the project's own rules. */
+function checkProject(files: Record<string, string>): { status: number | null; output: string } {
+  const root = mkdtempSync(path.join(tmpdir(), 'layers-'));
+  projects.push(root);
+  symlinkSync(path.join(PACKAGE_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  const run = spawnSync(process.execPath, [CHECKER, 'src', '--config', CONFIG], { cwd: root, encoding: 'utf8' });
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+afterAll(() => {
+  for (const root of projects) rmSync(root, { recursive: true, force: true });
+});
+
+describe('issue 15: one direction of dependencies', () => {
+  it('issue 15.3: npm test runs the layer check before the suite', () => {
+    const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts['check:layers']).toBe('depcruise src --config .dependency-cruiser.mjs');
+    expect(pkg.scripts.test).toMatch(/^npm run check:layers && /);
+  });
+
+  it.each<{ rule: string; files: Record<string, string>; named: RegExp }>([
+    {
+      rule: 'issue 15.3: a module importing a higher layer fails the check, and the failure names the import',
+      files: { 'src/store/records.ts': "import { thing } from '../http/reply.js';\nexport const record = thing;\n", 'src/http/reply.ts': 'export const thing = 1;\n' },
+      named: /layer-store:store\/: src\/store\/records\.ts → src\/http\/reply\.ts/,
+    },
+    {
+      rule: 'issue 15.1: a type-only import counts, and peers of one layer do not import each other',
+      files: { 'src/resources/status.ts': "import type { Rule } from '../scenarios/engine.js';\nexport type Status = Rule;\n", 'src/scenarios/engine.ts': 'export type Rule = string;\n' },
+      named: /layer-features:resources\/: src\/resources\/status\.ts → src\/scenarios\/engine\.ts/,
+    },
+    {
+      rule: 'issue 15.2: nothing below http/ imports Koa, not even its types',
+      files: { 'src/protocol/prefer.ts': "import type { Context } from 'koa';\nexport type Preferring = Context;\n" },
+      named: /no-koa-below-http: src\/protocol\/prefer\.ts → \S*node_modules\/koa\//,
+    },
+    {
+      rule: 'issue 15.1: a module outside every layer fails the check',
+      files: { 'src/misc/helper.ts': "import { thing } from '../http/reply.js';\nexport const helper = thing;\n", 'src/http/reply.ts': 'export const thing = 1;\n' },
+      named: /in-a-layer: src\/misc\/helper\.ts → src\/http\/reply\.ts/,
+    },
+  ])('$rule', ({ files, named }) => {
+    const { status, output } = checkProject(files);
+    expect(status).not.toBe(0);
+    expect(output).toMatch(named);
+  });
+
+  it('issue 15.1: the README draws the layers from the list the check reads', () => {
+    const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('```\n' + layerDiagram() + '\n```');
+  });
+});
