@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from './clock/virtual-clock.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from './http/deprecation.js';
 
-export type ClockSetting = 'running' | 'frozen' | string;
+// `string & {}` keeps the two names in editors' completions: a bare `string` would absorb them.
+export type ClockSetting = 'running' | 'frozen' | (string & {});
 
 export interface RateLimitQuotas {
   /** `false` when limiting is off: headers are still sent, but nothing is ever refused. */

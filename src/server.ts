@@ -30,7 +30,9 @@ export interface MockServer {
 export async function startMockServer(options: CreateAppOptions = {}): Promise<MockServer> {
   const app = createApp(options);
   const { port, host } = app.sandbox.options;
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  // Koa answers every failure itself (the promise never rejects): nothing to wait for here.
+  const server = createServer((req, res) => void handle(req, res));
   const graceful = new GracefulClose(server);
   answerClientErrors(server, { nextRequestId: () => app.sandbox.requestIds.next(), answering: (socket) => graceful.answering(socket) });
   await new Promise<void>((resolve, reject) => {

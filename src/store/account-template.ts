@@ -16,7 +16,7 @@ export interface SeedContext {
   /** Virtual now, in ms; generated timestamps lie before it. */
   now: number;
   /** How many records of a kind to make: the template's count, or `fallback`. */
-  count(kind: string, fallback: number): number;
+  count: (kind: string, fallback: number) => number;
   /** Records of the fixture account with fixed ids and slugs, made first (empty for other accounts). */
   pinned: PinnedRecords;
 }
