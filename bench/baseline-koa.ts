@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
+import { listenerOf } from './koa-listener.js';
 
 const bodies = JSON.parse(process.argv[2] ?? '{}') as Record<string, { status: number; body: string }>;
 // `--with-headers`: also send the seven headers every /v1 response must carry (Request-Id,
@@ -40,7 +41,7 @@ app.use((ctx) => {
     ctx.body = answer.body;
   }
 });
-const server = createServer(app.callback());
+const server = createServer(listenerOf(app));
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`baseline listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
 });

@@ -8,6 +8,7 @@ import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import { createApp } from '../src/app.js';
 import { sendInMemory } from './in-memory-request.js';
+import { listenerOf } from './koa-listener.js';
 
 const PAID = { authorization: 'Bearer cc_test_paid_default_key' };
 
@@ -21,20 +22,20 @@ function bareKoa(body: string): RequestListener {
     ctx.type = 'application/json';
     ctx.body = body;
   });
-  return app.callback();
+  return listenerOf(app);
 }
 
 const which = process.argv[2];
 const path = '/v1/status';
 let handler: RequestListener;
 if (which !== 'bare') {
-  handler = createApp({ rateLimit: 'off', clock: '2026-01-01T00:00:00Z' }).callback();
+  handler = listenerOf(createApp({ rateLimit: 'off', clock: '2026-01-01T00:00:00Z' }));
 } else {
   // The same JSON the sandbox answers, captured from it, served as a string.
   let captured = '';
   const capture = createApp({ rateLimit: 'off', clock: '2026-01-01T00:00:00Z' });
   capture.responseObservers.add((response) => (captured = JSON.stringify(response.body)));
-  await once(capture.callback(), path);
+  await once(listenerOf(capture), path);
   handler = bareKoa(captured);
 }
 const ROUNDS = 7;

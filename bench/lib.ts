@@ -1,9 +1,13 @@
 /** Small helpers of the benchmark: child servers, load runs (wrk or autocannon), CPU and RSS, percentiles. */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+
+// Rejects with execFile's error (exit code, signal, stderr); resolves with the output.
+const execFileAsync = promisify(execFile);
 
 export interface ChildServer {
   url: string;
@@ -17,7 +21,7 @@ export function startChild(command: string, args: string[], env: Record<string, 
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no listening line from ${args.join(' ')}: ${out}`)), 15_000);
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match?.[1]) {
@@ -125,12 +129,7 @@ function loadWithWrk(url: string, options: LoadOptions): Promise<LoadResult> {
     args.push('-s', script);
   }
   args.push(url);
-  return new Promise((resolve, reject) => {
-    execFile('wrk', args, { timeout: (options.seconds + 30) * 1000 }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve(parseWrk(stdout));
-    });
-  });
+  return execFileAsync('wrk', args, { timeout: (options.seconds + 30) * 1000 }).then(({ stdout }) => parseWrk(stdout));
 }
 
 async function loadWithAutocannon(url: string, options: LoadOptions): Promise<LoadResult> {

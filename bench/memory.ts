@@ -14,6 +14,7 @@ import { createApp } from '../src/app.js';
 import { IDEMPOTENCY_KEYS_PER_ACCOUNT } from '../src/protocol/idempotency-store.js';
 import { MAX_JOURNAL_SIZE } from '../src/config/options.js';
 import { sendInMemory } from './in-memory-request.js';
+import { listenerOf } from './koa-listener.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
@@ -34,7 +35,7 @@ async function expectStatus(handler: RequestListener, request: Parameters<typeof
 
 async function idempotencySoak() {
   const app = createApp({ clock: CLOCK, rateLimit: 'off' });
-  const handler = app.callback();
+  const handler = listenerOf(app);
   const write = (i: number) =>
     expectStatus(
       handler,
@@ -60,7 +61,7 @@ async function journalSoak() {
   let started = performance.now();
   const app = createApp({ clock: CLOCK, rateLimit: 'off', journalSize: MAX_JOURNAL_SIZE });
   const bootMs = performance.now() - started;
-  const handler = app.callback();
+  const handler = listenerOf(app);
   const booted = heapMiB();
   for (let i = 0; i < WRITES; i++) await expectStatus(handler, { path: "/v1/status", headers: FREE }, 200);
   const after = heapMiB();
@@ -87,7 +88,7 @@ async function statusMedianUs(handler: RequestListener): Promise<number> {
 
 async function activationsProbe() {
   const app = createApp({ clock: CLOCK, rateLimit: 'off' });
-  const handler = app.callback();
+  const handler = listenerOf(app);
   const none = await statusMedianUs(handler);
   for (let i = 0; i < 20_000; i++) app.sandbox.scenarios.activate({ name: 'server-error', account_id: 'acct_paid_default' });
   const many = await statusMedianUs(handler);

@@ -15,6 +15,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -22,7 +23,11 @@ import { performance } from 'node:perf_hooks';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, type MockApp } from '../src/app.js';
+import { listenerOf } from './koa-listener.js';
 import { cpuMs, fmt, load, median, percentile, pickDriver, rssMiB, startChild, type ChildServer, type LoadResult } from './lib.js';
+
+// Rejects with execFile's error (exit code, signal, stderr); resolves with the output.
+const execFileAsync = promisify(execFile);
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = `${ROOT}dist/cli.js`;
@@ -247,12 +252,9 @@ async function throughput(): Promise<{ rss: number; statusRatio: number; floorRa
 
 /** One `bench/in-process.ts` child: µs per request of `which`, the fastest round. */
 function inProcessOnce(which: 'bare' | 'sandbox'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', `${ROOT}bench/in-process.ts`, which], { timeout: 120_000 }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve((JSON.parse(stdout) as { us: number }).us);
-    });
-  });
+  return execFileAsync(process.execPath, ['--import', 'tsx', `${ROOT}bench/in-process.ts`, which], { timeout: 120_000 }).then(
+    ({ stdout }) => (JSON.parse(stdout) as { us: number }).us,
+  );
 }
 
 async function inProcess(): Promise<{ bare: number; sandbox: number }> {
@@ -298,7 +300,7 @@ async function coldStart(): Promise<number> {
 
 /** Serves an in-process app on loopback for sequential latency probes. */
 async function serve(app: MockApp): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer(app.callback());
+  const server = createServer(listenerOf(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
@@ -410,12 +412,8 @@ async function jobs(): Promise<number> {
 
 /** The `bench/memory.ts` child, run with `--expose-gc` so its heap figures are after collection. */
 function memoryChild(): Promise<MemoryReport> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--expose-gc', '--import', 'tsx', `${ROOT}bench/memory.ts`], { timeout: 600_000, maxBuffer: 1 << 20 }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve(JSON.parse(stdout) as MemoryReport);
-    });
-  });
+  const args = ['--expose-gc', '--import', 'tsx', `${ROOT}bench/memory.ts`];
+  return execFileAsync(process.execPath, args, { timeout: 600_000, maxBuffer: 1 << 20 }).then(({ stdout }) => JSON.parse(stdout) as MemoryReport);
 }
 
 interface MemoryReport {

@@ -117,6 +117,6 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
     under(ADMIN_PREFIX, adminApi(resolved)),
     unknownPath(),
   ];
-  for (const middleware of stack) app.use(middleware as unknown as Koa.Middleware<SandboxState, { sandbox: Sandbox }>);
+  for (const middleware of stack) app.use(middleware);
   return app;
 }

@@ -47,7 +47,7 @@ describe('contract §1: the CLI', () => {
     [['--no-such-flag'], {}, /--no-such-flag/],
     [['--fixtures', 'no-such-fixture'], {}, /no-such-fixture\.json.*file not found/],
   ])('exits 2 with one line naming the bad setting for %j %j', async (args, env, pattern) => {
-    const result = await runCli(args as string[], env as Record<string, string>);
+    const result = await runCli(args as string[], env);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trim().split('\n');

@@ -140,7 +140,8 @@ export class AdminClient {
   readonly requests = {
     list: (query: JournalQuery = {}) => {
       const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
-      const suffix = search.toString() ? `?${search}` : '';
+      const encoded = search.toString();
+      const suffix = encoded ? `?${encoded}` : '';
       return this.request<{ object: 'list'; data: JournalEntry[]; has_more: boolean }>('GET', `/requests${suffix}`);
     },
     clear: () => this.request<{ deleted: number }>('DELETE', '/requests'),

@@ -7,7 +7,8 @@ import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../clock
 import type { RateLimitQuotas } from '../protocol/rate-limiter.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 
-export type ClockSetting = 'running' | 'frozen' | string;
+// `string & {}` keeps the two names in editors' completions: a bare `string` would absorb them.
+export type ClockSetting = 'running' | 'frozen' | (string & {});
 
 export type { RateLimitQuotas } from '../protocol/rate-limiter.js';
 

@@ -68,7 +68,7 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
       options: {
         help: { type: 'boolean', short: 'h' },
         ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: s.boolean ? 'boolean' : 'string', ...(s.multiple ? { multiple: true } : {}) }])),
-      } as NonNullable<Parameters<typeof parseArgs>[0]>['options'],
+      },
     });
   } catch (error) {
     const message = (error as Error).message;
@@ -89,8 +89,8 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
     let value: string | string[] | boolean;
     if (setting.boolean) value = fromFlag !== undefined ? Boolean(fromFlag) : parseBoolean(fromEnv ?? '', name);
     else if (setting.multiple) {
-      value = fromFlag !== undefined ? (fromFlag as string[]) : (fromEnv ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    } else value = fromFlag !== undefined ? (fromFlag as string) : (fromEnv as string);
+      value = fromFlag !== undefined ? fromFlag : (fromEnv ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    } else value = fromFlag !== undefined ? fromFlag : (fromEnv as string);
     try {
       // Check each value here so the error names the flag or variable, not the option.
       switch (setting.option) {

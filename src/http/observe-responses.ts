@@ -35,7 +35,7 @@ export function observeResponses(observers: ReadonlySet<ResponseObserver>, prefi
       path: ctx.path,
       url: ctx.originalUrl,
       status: sent?.status ?? ctx.status,
-      headers: sent ? ctx.state.headers.toObject() : (ctx.response.headers as Record<string, unknown>),
+      headers: sent ? ctx.state.headers.toObject() : ctx.response.headers,
       // As the app set it: a JSON value, or the stored text of an idempotent replay.
       body: sent ? sent.body : ctx.body,
       operation: ctx.state.operation,

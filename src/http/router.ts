@@ -32,8 +32,10 @@ export function validateRequest(op: OperationDef): SandboxMiddleware {
     validators ??= validatorsFor(op);
     // The route table binds a fresh object per request: no copy needed.
     const params = (ctx as unknown as { params: Record<string, string> }).params;
-    if (validators.params && !validators.params(params)) {
-      const failed = validators.params.errors?.[0]?.instancePath.slice(1) ?? 'id';
+    // Kept as a boolean: ajv's validator is a type guard, and its false branch would narrow `params` to never.
+    const paramsValid = validators.params ? validators.params(params) : true;
+    if (!paramsValid) {
+      const failed = validators.params?.errors?.[0]?.instancePath.slice(1) ?? 'id';
       throw new ApiError('resource_missing', { param: failed, message: `No such object: '${params[failed] ?? ''}'.` });
     }
     // A copy (validation coerces in place); with no query string there is nothing to parse.

@@ -13,7 +13,6 @@ import {
   errorExamples,
   errorSchemaForStatus,
   headerUse,
-  type HeaderName,
 } from './components.js';
 import { exampleFromSchema } from './example.js';
 
@@ -23,7 +22,7 @@ export function protocolStatuses(op: OperationDef): Map<number, string> {
   statuses.set(400, op.body ? 'a malformed or non-object JSON body, an unknown query parameter, or an Idempotency-Key over 255 characters' : 'an unknown or invalid query parameter');
   statuses.set(401, 'a missing, malformed, unknown, revoked or expired API key');
   if (isWrite(op)) statuses.set(403, 'a read-only API key');
-  if (op.params && Object.keys((op.params.properties ?? {}) as object).length > 0) statuses.set(404, 'an id in the path that does not exist for the account');
+  if (op.params && Object.keys(op.params.properties ?? {}).length > 0) statuses.set(404, 'an id in the path that does not exist for the account');
   if (op.body) statuses.set(415, 'a body in a Content-Encoding it cannot decode');
   if (op.body) statuses.set(422, 'a well-formed body with invalid values');
   statuses.set(429, 'the rate limit of the window is used up');
@@ -43,7 +42,7 @@ function headers(op: OperationDef, status: number, deprecated: boolean): Record<
   if (isWrite(op)) out['Idempotent-Replayed'] = headerUse('Idempotent-Replayed', false);
   // Spec §9.3: a deprecated operation serves them on every answer, its errors included; only a 429 can
   // come before the operation is known (the rate limit counts first), so there they are optional.
-  if (deprecated) for (const name of DEPRECATION_HEADERS) out[name] = headerUse(name as HeaderName, status !== 429);
+  if (deprecated) for (const name of DEPRECATION_HEADERS) out[name] = headerUse(name, status !== 429);
   return out;
 }
 

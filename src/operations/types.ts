@@ -71,7 +71,7 @@ export interface SuccessResponse {
   example?: unknown;
 }
 
-export interface OperationDef<Body = any, Query = any, Params = any> {
+export interface OperationDef<Body = unknown, Query = unknown, Params = unknown> {
   operationId: string;
   method: HttpMethod;
   /** Relative to `/v1`, OpenAPI style: `/jobs/{id}`. */

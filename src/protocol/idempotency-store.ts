@@ -65,7 +65,7 @@ export class IdempotencyStore {
 
   begin(scope: string, key: string, fingerprint: string, now: number): IdempotencyLookup {
     let entries = this.accounts.get(scope);
-    if (!entries) this.accounts.set(scope, (entries = new Map()));
+    if (!entries) this.accounts.set(scope, (entries = new Map<string, Entry>()));
     this.dropExpired(entries, now);
     let entry = entries.get(key);
     if (entry?.state === 'completed' && now >= entry.expiresAt) {

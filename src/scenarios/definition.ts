@@ -187,7 +187,7 @@ function checkRefs(value: unknown, declared: ReadonlySet<string>, pointer: strin
   if (isParamRef(value)) {
     const keys = Object.keys(value);
     if (keys.length !== 1 || typeof value.$param !== 'string') fail(pointer, 'a param reference is exactly {"$param": "<name>"}');
-    if (!declared.has(value.$param as string)) {
+    if (!declared.has(value.$param)) {
       fail(`${pointer}/$param`, `unknown param '${String(value.$param)}' (declared: ${[...declared].join(', ') || 'none'})`);
     }
     return;

@@ -180,7 +180,7 @@ export class RequestScenarios implements JobScenarioSource {
       }
       if (used) this.use(activation);
     }
-    return Object.keys(merged).length > 0 ? (merged as JobOutcomeDecision) : undefined;
+    return Object.keys(merged).length > 0 ? merged : undefined;
   }
 
   /** Ids of the activations that acted, in order; a requested one is `prefer:<name>`. */
@@ -223,7 +223,7 @@ class ScopeIndex {
       return;
     }
     let bucket = buckets.get(value);
-    if (!bucket) buckets.set(value, (bucket = new Map()));
+    if (!bucket) buckets.set(value, (bucket = new Map<string, Activation>()));
     bucket.set(activation.id, activation);
   }
 

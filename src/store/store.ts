@@ -10,7 +10,7 @@ export class AccountStore {
   constructor(readonly account: AccountRecord) {
     const collections = {} as Record<CollectionName, Collection<never>>;
     for (const name of COLLECTION_NAMES) collections[name] = new Collection();
-    this.collections = collections as unknown as Collections;
+    this.collections = collections;
   }
 
   get id(): string {

@@ -32,7 +32,10 @@ export function useTenant(plan: 'free' | 'paid' = 'free'): Tenant {
         new CommerceClient({
           baseUrl: mock.apiUrl,
           apiKey: api_key.token,
-          sleep: async (ms) => void tenant.waits.push(ms),
+          sleep: (ms) => {
+            tenant.waits.push(ms);
+            return Promise.resolve();
+          },
           ...options,
         }),
     });

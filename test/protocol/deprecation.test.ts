@@ -120,7 +120,7 @@ describe('scenarios and the registry (spec §9; contract §3.5 deprecated-operat
     const inside = app.middleware.findIndex((m) => m.name === 'sendReplyMiddleware') + 1;
     expect(inside).toBeGreaterThan(0);
     app.middleware.splice(inside, 0, async (ctx, next) => {
-      if (ctx.get('X-Test-Deprecate') === 'yes') announceDeprecation(ctx as never, info);
+      if (ctx.get('X-Test-Deprecate') === 'yes') announceDeprecation(ctx, info);
       await next();
     });
     const api = client(app);

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MockApp } from '../../src/app.js';
-import { MESSAGES } from '../../src/errors/messages.js';
 import { deleteDiscount } from '../../src/resources/discounts/operations.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from '../support/harness.js';
 import { expectSuccess, newTenant, PINNED, stateOf } from '../support/resources.js';

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MockApp } from '../../src/app.js';
-import { MESSAGES } from '../../src/errors/messages.js';
 import { unlinkPriceVariantExperience } from '../../src/resources/price-variants/operations.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
 import { expectSuccess, newTenant, PINNED, stateOf, type AccountState } from '../support/resources.js';

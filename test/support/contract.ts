@@ -120,7 +120,8 @@ function validatorsFor(app: MockApp): DocumentValidators {
 
 function headerText(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  return Array.isArray(value) ? value.join(', ') : String(value);
+  if (Array.isArray(value)) return value.join(', ');
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function describeErrors(validate: ValidateFunction): string {
@@ -198,7 +199,7 @@ export function contractProblems(app: MockApp, response: FinishedResponse): stri
 /** The headers every /v1 response carries, as documented on any success response. */
 function commonHeaders(validators: DocumentValidators): Record<string, HeaderObject> {
   const headers: Record<string, HeaderObject> = {};
-  for (const name of Object.keys((validators.document.components.headers ?? {}) as object)) {
+  for (const name of Object.keys(validators.document.components.headers ?? {})) {
     const header = validators.resolve<HeaderObject>({ $ref: `#/components/headers/${pointerSegment(name)}` });
     if (header.required) headers[name] = header;
   }

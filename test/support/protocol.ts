@@ -100,7 +100,7 @@ export function spyOnState(app: MockApp): SandboxState[] {
   const seen: SandboxState[] = [];
   app.middleware.unshift(async (ctx, next) => {
     await next();
-    seen.push(ctx.state as SandboxState);
+    seen.push(ctx.state);
   });
   return seen;
 }

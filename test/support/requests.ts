@@ -62,7 +62,7 @@ export class IdPool {
     const rows = this.collectionNamed(name === 'id' && collectionHint ? collectionHint : name) ?? [];
     const values = rows.flatMap((row) => [row.id, row.slug]).filter((v): v is string => typeof v === 'string');
     // Values other records hold under the same field name (`experience_id` of event sessions) are ids too.
-    if (name !== 'id') for (const other of this.collections.values()) for (const row of other) if (typeof row[name] === 'string') values.push(row[name] as string);
+    if (name !== 'id') for (const other of this.collections.values()) for (const row of other) if (typeof row[name] === 'string') values.push(row[name]);
     return [...new Set(values)];
   }
 }
@@ -73,9 +73,16 @@ function properties(schema: JsonSchema | undefined): Record<string, JsonSchema> 
   return (schema?.properties ?? {}) as Record<string, JsonSchema>;
 }
 
+/** A query value as text: primitives as String() writes them, arrays comma-joined as String() does. */
+function queryText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return Array.isArray(value) ? value.join(',') : JSON.stringify(value);
+}
+
 function queryString(query: Row): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null) params.append(key, String(value));
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null) params.append(key, queryText(value));
   const text = params.toString();
   return text ? `?${text}` : '';
 }

@@ -41,7 +41,7 @@ export const crawlInputSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['url', 'max_pages', 'max_depth'],
-  properties: crawlBodySchema.properties as Record<string, JsonSchema>,
+  properties: crawlBodySchema.properties,
 };
 
 export const crawledPageSchema: JsonSchema = {
