@@ -27,6 +27,9 @@ import type { AccountTemplate, LoadedFixture } from './store/fixture-file.js';
 import type { PinnedRecords } from './store/pinned-records.js';
 import type { AccountRecord, ApiKeyRecord, JobRecord, KeyAccess, Plan } from './store/records.js';
 import { Store, type AccountStore } from './store/store.js';
+import type { ClockBirth } from './tenants/account-clock.js';
+import { clockFromBirth, ownTimeDomain, takeBirth, Tenant } from './tenants/tenant.js';
+import type { TimeDomain } from './tenants/time-domain.js';
 
 export interface NewApiKey {
   name?: string | null | undefined;
@@ -72,6 +75,11 @@ export class World {
   readonly jobOutcomeRules: JobOutcomeRule[];
   /** Deprecated operations (spec §9): the fixture's, then the `deprecations` option's (which win). */
   readonly deprecations: DeprecationRegistry;
+  /** Per account: its own clock (if any) and its birth, for account reset (contract §4.1, src/tenants/). */
+  readonly tenants = new Map<string, Tenant>();
+  /** The sandbox clock's domain: anonymous callers and every account that shares the clock. */
+  readonly sharedTime: TimeDomain;
+  readonly realTime: RealTimeSource;
 
   /** Boots a generation: the fixture's accounts and keys, then the `scenarios` option's activations. */
   constructor(blueprint: WorldBlueprint) {
@@ -84,6 +92,8 @@ export class World {
     this.clock = new VirtualClock(start, options.clock.mode, realTime);
     this.ids = new IdGenerator(options.seed);
     this.rateLimiter = new RateLimiter(options.rateLimit);
+    this.realTime = realTime;
+    this.sharedTime = { clock: this.clock, rateLimiter: this.rateLimiter, services: this };
     this.journal = new RequestJournal(options.journalSize);
     const scenarios = new ScenarioEngine({ catalog: blueprint.scenarioCatalog, operations: blueprint.operations, store: this.store, clock: this.clock });
     this.scenarios = scenarios;
@@ -105,6 +115,7 @@ export class World {
       for (const key of account.api_keys) {
         this.addApiKey(scoped, key.token, { id: key.id, name: key.name ?? 'Default', access: key.access, expiresAt: key.expires_at ?? null });
       }
+      this.sealBirth(scoped);
     }
     // After the fixture's accounts and keys, which boot scenarios may be scoped to.
     for (const spec of options.scenarios) this.activateBootScenario(spec);
@@ -126,6 +137,17 @@ export class World {
 
   now(): number {
     return this.clock.now();
+  }
+
+  /** The time domain of an account: its own clock's, or the sandbox clock's (also for unknown ids). */
+  timeOf(accountId: string): TimeDomain {
+    return this.tenants.get(accountId)?.own ?? this.sharedTime;
+  }
+
+  /** Records the account's state as reset will restore it: call once its first keys exist. */
+  sealBirth(account: AccountStore): void {
+    const tenant = this.tenants.get(account.id);
+    if (tenant) tenant.birth = takeBirth(account, (keyId) => this.store.tokenOf(keyId));
   }
 
   timestamp(): string {
@@ -159,19 +181,28 @@ export class World {
     populate?: boolean;
     template?: AccountTemplate;
     pinned?: PinnedRecords | undefined;
+    /** The account's clock (contract §4.1); shared when left out. */
+    clock?: ClockBirth | undefined;
   }): AccountStore {
     const template = input.template ?? this.fixture.template;
+    const id = input.id ?? this.ids.next('acct');
+    const tenant = new Tenant(input.clock ?? { mode: undefined, start: this.clock.now() });
+    const ownClock = clockFromBirth(tenant.clockBirth, this.realTime);
+    if (ownClock) tenant.own = ownTimeDomain(this, ownClock, this.options.rateLimit);
+    this.tenants.set(id, tenant);
+    // Created and seeded on the account's own clock: its records' timestamps lie before its now.
+    const clock = this.timeOf(id).clock;
     const account: AccountRecord = {
-      id: input.id ?? this.ids.next('acct'),
+      id,
       object: 'account',
       name: input.name ?? 'Sandbox creator',
       plan: input.plan,
-      created_at: this.timestamp(),
+      created_at: isoTimestamp(clock.now()),
       credits: { balance: input.credits ?? template.credits[input.plan], used: 0 },
     };
     const scoped = this.store.addAccount(account);
     if (input.populate !== false) {
-      populateAccount(scoped, { template, ids: this.ids, now: this.now(), seed: this.options.seed, pinned: input.pinned });
+      populateAccount(scoped, { template, ids: this.ids, now: clock.now(), seed: this.options.seed, pinned: input.pinned });
     }
     return scoped;
   }
@@ -192,7 +223,7 @@ export class World {
       token_type: 'api_key',
       last_used_at: null,
       expires_at: input.expiresAt ? isoTimestamp(Date.parse(input.expiresAt)) : null,
-      created_at: this.timestamp(),
+      created_at: isoTimestamp(this.timeOf(account.id).clock.now()),
       access: input.access ?? 'full',
       revoked_at: null,
     };

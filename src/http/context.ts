@@ -9,6 +9,7 @@ import type { DeprecationInfo } from './deprecation.js';
 import type { RateLimitStanding } from './rate-limiter.js';
 import type { HeaderList, Reply } from './reply.js';
 import type { World } from '../world.js';
+import type { TimeDomain } from '../tenants/time-domain.js';
 
 /** Who sent the request, as far as can be told before authentication is enforced. */
 export type Caller =
@@ -29,6 +30,10 @@ export interface SandboxState {
   written?: boolean;
   requestId: string;
   caller?: Caller;
+  /** The caller's time domain, captured with the caller (src/http/identify-caller.ts, contract §4.1). */
+  time?: TimeDomain;
+  /** Arrival on the caller's own account clock; unset when the request follows the sandbox clock. */
+  arrivedAt?: number;
   rateLimit?: RateLimitStanding;
   /** The matched operation, set by the router before the per-operation middlewares run. */
   operation?: OperationDef;

@@ -9,6 +9,7 @@ import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { Plan } from '../store/records.js';
 import type { Caller, SandboxMiddleware } from './context.js';
+import { requestTime } from './identify-caller.js';
 import type { RateLimitStanding } from './rate-limiter.js';
 
 export const RATE_LIMIT_POLICY_NAME = 'default';
@@ -16,10 +17,15 @@ export const RATE_LIMIT_POLICY_NAME = 'default';
 /** Each key's subject, built once: a fresh string per request would be hashed again on every lookup. */
 const keySubjects = new WeakMap<object, string>();
 
+/** The counter name of an API key: one definition for the limiter and for account reset/delete. */
+export function apiKeySubject(keyId: string): string {
+  return `key:${keyId}`;
+}
+
 export function rateLimitSubject(caller: Caller): { subject: string; tier: Plan } {
   if (caller.kind !== 'api_key') return { subject: `ip:${caller.ip}`, tier: 'free' };
   let subject = keySubjects.get(caller.key);
-  if (subject === undefined) keySubjects.set(caller.key, (subject = `key:${caller.key.id}`));
+  if (subject === undefined) keySubjects.set(caller.key, (subject = apiKeySubject(caller.key.id)));
   return { subject, tier: caller.account.account.plan };
 }
 
@@ -79,7 +85,8 @@ export function rateLimit(): SandboxMiddleware {
     const caller = ctx.state.caller;
     if (!caller) throw new Error('rateLimit must run after callerIdentification');
     const { subject, tier } = rateLimitSubject(caller);
-    const { rateLimiter, clock } = ctx.state.world;
+    // The caller's time domain (src/tenants/time-domain.ts): windows follow its account's clock.
+    const { rateLimiter, clock } = requestTime(ctx);
     const standing = rateLimiter.consume(subject, tier, clock.now());
     ctx.state.rateLimit = standing;
     setRateLimitHeaders(ctx.state.headers, standing);
