@@ -2,11 +2,13 @@
  * Contract §4.1 (issue 16): tenants that do not disturb each other, time included. Each `it` pins
  * one sentence of the section; the parallel-workers test runs eight of them against one sandbox.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MockApp } from '../src/app.js';
 import { MESSAGES } from '../src/errors/messages.js';
 import { bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from './support/harness.js';
 import { createCrawl, pollJob } from './support/jobs.js';
+import { deferred } from './support/protocol.js';
+import { makeWidgetApp } from './support/test-operations.js';
 
 const FROZEN_MS = Date.parse(FROZEN_AT);
 /** Admin answers carry no rate-limit headers. */
@@ -385,6 +387,25 @@ describe('contract §4.1: DELETE /__admin/accounts/{id}', () => {
     await client(app).delete(`/__admin/accounts/${tenant.id}`);
     expectAdminError(await client(app).delete(`/__admin/accounts/${tenant.id}`), 'resource_missing', { param: 'id' });
   });
+});
+
+describe('contract §4.1: requests in flight', () => {
+  for (const action of ['reset', 'delete'] as const) {
+    it(`contract §4.1: a request of the account still running when it is ${action === 'reset' ? 'reset' : 'deleted'} leaves no journal entry`, async () => {
+      const { app, controls } = makeWidgetApp();
+      const tenant = await createTenant(app);
+      const gate = deferred();
+      controls.gate = gate.promise;
+      const held = client(app).post('/v1/test/widgets').set(bearer(tenant.token)).send({ name: 'held' });
+      const sent = held.then((res) => res);
+      await vi.waitFor(() => expect(controls.calls).toBe(1));
+      if (action === 'reset') await client(app).post(`/__admin/accounts/${tenant.id}/reset`);
+      else await client(app).delete(`/__admin/accounts/${tenant.id}`);
+      gate.resolve();
+      expect((await sent).status).toBe(201);
+      expect((await client(app).get(`/__admin/requests?account_id=${tenant.id}`)).body.data).toEqual([]);
+    });
+  }
 });
 
 describe('contract §4.1: GET /__admin/accounts', () => {
