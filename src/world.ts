@@ -28,7 +28,7 @@ import type { PinnedRecords } from './store/pinned-records.js';
 import type { AccountRecord, ApiKeyRecord, JobRecord, KeyAccess, Plan } from './store/records.js';
 import { Store, type AccountStore } from './store/store.js';
 import type { ClockBirth } from './tenants/account-clock.js';
-import { clockFromBirth, ownTimeDomain, takeBirth, Tenant } from './tenants/tenant.js';
+import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenants/tenant.js';
 import type { TimeDomain } from './tenants/time-domain.js';
 
 export interface NewApiKey {
@@ -144,10 +144,13 @@ export class World {
     return this.tenants.get(accountId)?.own ?? this.sharedTime;
   }
 
-  /** Records the account's state as reset will restore it: call once its first keys exist. */
+  /**
+   * Adds the account's first keys to what its reset restores (`createAccount` took the rest): call
+   * once they exist. Keys made after it are not part of the account's birth.
+   */
   sealBirth(account: AccountStore): void {
     const tenant = this.tenants.get(account.id);
-    if (tenant) tenant.birth = takeBirth(account, (keyId) => this.store.tokenOf(keyId));
+    if (tenant?.birth) tenant.birth = withKeys(tenant.birth, account, (keyId) => this.store.tokenOf(keyId));
   }
 
   timestamp(): string {
@@ -204,6 +207,7 @@ export class World {
     if (input.populate !== false) {
       populateAccount(scoped, { template, ids: this.ids, now: clock.now(), seed: this.options.seed, pinned: input.pinned });
     }
+    tenant.birth = takeBirth(scoped, (keyId) => this.store.tokenOf(keyId));
     return scoped;
   }
 

@@ -26,7 +26,7 @@ export interface AccountBirth {
 export class Tenant {
   /** Undefined while the account shares the sandbox clock. */
   own: TimeDomain | undefined;
-  /** Set by `World.sealBirth` once the account and its first keys exist. */
+  /** Taken by `World.createAccount`; `World.sealBirth` adds the first keys. */
   birth: AccountBirth | undefined;
 
   constructor(readonly clockBirth: ClockBirth) {}
@@ -44,6 +44,18 @@ export function clockFromBirth(birth: ClockBirth, realTime: RealTimeSource): Vir
 
 export function takeBirth(account: AccountStore, tokenOf: (keyId: string) => string | undefined): AccountBirth {
   const records = structuredClone(account.snapshot());
-  const tokens = records.api_keys.map((key) => [key.id, tokenOf(key.id) ?? ''] as const);
-  return { account: structuredClone(account.account), records, tokens };
+  return { account: structuredClone(account.account), records, tokens: tokensOf(records.api_keys, tokenOf) };
+}
+
+/**
+ * The birth with the account's keys as they are now: the first keys are made right after the
+ * account (its `Default` key, a fixture's keys), and only they changed since `takeBirth`.
+ */
+export function withKeys(birth: AccountBirth, account: AccountStore, tokenOf: (keyId: string) => string | undefined): AccountBirth {
+  const keys = structuredClone(account.collection('api_keys').values());
+  return { ...birth, records: { ...birth.records, api_keys: keys }, tokens: tokensOf(keys, tokenOf) };
+}
+
+function tokensOf(keys: readonly { id: string }[], tokenOf: (keyId: string) => string | undefined): AccountBirth['tokens'] {
+  return keys.map((key) => [key.id, tokenOf(key.id) ?? ''] as const);
 }
