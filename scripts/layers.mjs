@@ -19,11 +19,11 @@ export const LAYERS = [
   { name: 'jobs', why: 'job timelines, outcome rules, credit settling', units: ['jobs/'] },
   { name: 'declarations', why: 'fixture loading; the operation declaration kit', units: ['fixture/', 'operations/'] },
   { name: 'features', why: 'the scenario engine; the resources', units: ['scenarios/', 'resources/'] },
-  { name: 'sandbox', why: 'boots the world, reset replaces it', units: ['sandbox/'] },
+  { name: 'sandbox', why: 'boots the world, reset replaces it; tenants (own clocks, reset, delete)', units: ['sandbox/'] },
   { name: 'http', why: 'middlewares, /v1 router, response writer', units: ['http/'] },
   { name: 'surfaces', why: 'the OpenAPI document; /__admin and its client', units: ['openapi/', 'admin/'] },
   { name: 'app', why: 'createApp: the middleware order', units: ['app.ts', 'graceful-close.ts'] },
-  { name: 'server', why: 'startMockServer', units: ['server.ts'] },
+  { name: 'server', why: 'startMockServer; useTenant for vitest files', units: ['server.ts', 'vitest-tenant.ts'] },
   { name: 'entry points', why: 'the CLI and the package exports', units: ['cli.ts', 'index.ts', 'vitest.ts'] },
 ];
 

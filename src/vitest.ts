@@ -10,6 +10,8 @@
  *   import { connectToMock } from 'creator-commerce-mock/vitest';
  *   const mock = connectToMock(inject('creatorCommerceMock'));
  *   const { api_key } = await mock.admin.accounts.create({ plan: 'free' }); // one tenant per worker
+ *   // or, created before this file's tests and deleted after them, on a clock of its own:
+ *   const tenant = useTenant(mock, { clock: 'frozen' });   // then tenant.token, tenant.clock.advance(60)
  *
  * With options: `globalSetup: ['./test/mock-setup.ts']` where that file does
  * `export default mockServerSetup({ seed: 7, clock: 'frozen' })`.
@@ -18,6 +20,9 @@ import type {} from 'vitest';
 import { AdminClient } from './admin/client.js';
 import type { MockOptions } from './config/options.js';
 import { startMockServer } from './server.js';
+
+export { useTenant, type UseTenantOptions } from './vitest-tenant.js';
+export type { Tenant, TenantClock, AccountClockState, AccountClockSetting } from './admin/tenant-handle.js';
 
 /** What the setup provides under the key `creatorCommerceMock`. */
 export interface ProvidedMock {

@@ -4,6 +4,9 @@
  */
 import type { JournalEntry, JournalFilter } from '../protocol/request-journal.js';
 import type { ActivationInput, ActiveScenarioView } from '../scenarios/engine.js';
+import { accountClock, tenantHandle, type AccountClockSetting, type AccountClockState, type Tenant } from './tenant-handle.js';
+
+export type { AccountClockSetting, AccountClockState, Tenant, TenantClock } from './tenant-handle.js';
 
 export interface AdminAccount {
   id: string;
@@ -12,6 +15,8 @@ export interface AdminAccount {
   plan: 'free' | 'paid';
   created_at: string;
   credits: { balance: number; used: number };
+  /** Contract §4.1: the account's clock. */
+  clock: AccountClockState;
 }
 
 export interface AdminApiKey {
@@ -64,6 +69,12 @@ export class AdminError extends Error {
   }
 }
 
+/** `?a=1&b=2` of the defined members, or '' when there are none. */
+function queryString(query: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+  return search.toString() ? `?${search}` : '';
+}
+
 export class AdminClient {
   private readonly base: string;
 
@@ -104,12 +115,18 @@ export class AdminClient {
   }
 
   readonly accounts = {
-    create: (input: { plan?: 'free' | 'paid'; fixture?: string; name?: string } = {}) =>
-      this.request<{ account: AdminAccount; api_key: AdminApiKey & { token: string } }>('POST', '/accounts', input),
+    /** A new tenant: `{ account, api_key }` with `clock`, `reset()` and `delete()` (src/admin/tenant-handle.ts). */
+    create: async (input: { plan?: 'free' | 'paid'; fixture?: string; name?: string; clock?: AccountClockSetting } = {}): Promise<Tenant> =>
+      tenantHandle(this, await this.request<{ account: AdminAccount; api_key: AdminApiKey & { token: string } }>('POST', '/accounts', input)),
     get: (id: string) => this.request<AccountStateSnapshot>('GET', `/accounts/${encodeURIComponent(id)}`),
-    list: () => this.request<{ object: 'list'; data: AdminAccount[]; has_more: boolean }>('GET', '/accounts'),
+    list: (query: { limit?: number; starting_after?: string } = {}) =>
+      this.request<{ object: 'list'; data: AdminAccount[]; has_more: boolean }>('GET', `/accounts${queryString(query)}`),
     update: (id: string, input: { plan: 'free' | 'paid' }) =>
       this.request<{ account: AdminAccount }>('PATCH', `/accounts/${encodeURIComponent(id)}`, input),
+    reset: (id: string) => this.request<{ account: AdminAccount }>('POST', `/accounts/${encodeURIComponent(id)}/reset`),
+    delete: (id: string) => this.request<{ id: string; object: 'account'; deleted: true }>('DELETE', `/accounts/${encodeURIComponent(id)}`),
+    /** The account's own clock: `clock(id).advance(60)`. */
+    clock: (id: string) => accountClock(this, id),
   };
 
   readonly apiKeys = {
@@ -138,12 +155,8 @@ export class AdminClient {
 
   /** The request journal: what clients sent to /v1, newest first. */
   readonly requests = {
-    list: (query: JournalQuery = {}) => {
-      const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
-      const encoded = search.toString();
-      const suffix = encoded ? `?${encoded}` : '';
-      return this.request<{ object: 'list'; data: JournalEntry[]; has_more: boolean }>('GET', `/requests${suffix}`);
-    },
+    list: (query: JournalQuery = {}) =>
+      this.request<{ object: 'list'; data: JournalEntry[]; has_more: boolean }>('GET', `/requests${queryString(query)}`),
     clear: () => this.request<{ deleted: number }>('DELETE', '/requests'),
   };
 

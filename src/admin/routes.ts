@@ -9,7 +9,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { ApiError, validationFailed } from '../errors/api-error.js';
-import { isInClockRange, MAX_INSTANT, MAX_INSTANT_MS, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
+import { isInClockRange, isoTimestamp, MAX_INSTANT, MIN_INSTANT } from '../clock/virtual-clock.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxMiddleware, SandboxState } from '../http/context.js';
 import { jsonBody } from '../http/json-body.js';
@@ -21,16 +21,23 @@ import { jobSummary } from '../resources/jobs/admin-summary.js';
 import { FixtureError, loadFixture } from '../fixture/fixture-file.js';
 import type { Plan } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
+import { clockBirth, type ClockBirth } from '../sandbox/account-clock.js';
+import { accountView } from '../sandbox/lifecycle.js';
+import type { World } from '../sandbox/world.js';
+import { clockAdvanceChange, clockSetChange } from './clock-input.js';
 import { adminAuth, adminSameSite } from './guard.js';
 import { registerJournalRoutes } from './journal-routes.js';
 import { adminRoute, bodyOf, pathParam } from './route-kit.js';
 import { registerScenarioRoutes } from './scenario-routes.js';
+import { listAccounts, registerTenantRoutes } from './tenant-routes.js';
 
 const createAccountSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: { plan: { enum: ['free', 'paid'] }, // A name under fixtures/, never a path: the admin API must not read arbitrary files of the host.
-    fixture: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }, name: { type: 'string', minLength: 1 } },
+    fixture: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }, name: { type: 'string', minLength: 1 },
+    // `shared`, `frozen`, `running` or an instant (contract §4.1); the instant is checked by `accountClockBirth`.
+    clock: { type: 'string', minLength: 1 } },
 };
 const patchAccountSchema: JsonSchema = {
   type: 'object',
@@ -49,41 +56,22 @@ const createKeySchema: JsonSchema = {
     expires_at: { type: ['string', 'null'], format: 'date-time' },
   },
 };
-const setClockSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { mode: { enum: ['running', 'frozen'] }, now: { type: 'string', format: 'date-time' } },
-};
-const advanceClockSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['seconds'],
-  properties: { seconds: { type: 'number', minimum: 0, maximum: 10 * 365 * 24 * 3600 } },
-};
-
-/**
- * The instant a clock call asks for, refused (422, naming the field) outside the clock's range: past
- * it, every timestamp the sandbox writes would be one it cannot read back (issue 13.7).
- */
-function clockTarget(ctx: SandboxContext, body: { now?: string; seconds?: number }): number | undefined {
-  if (body.now !== undefined) {
-    const at = parseInstant(body.now);
-    if (at === undefined || !isInClockRange(at)) throw validationFailed({ now: [MESSAGES.clockOutOfRange(MIN_INSTANT, MAX_INSTANT)] });
-    return at;
-  }
-  if (body.seconds === undefined) return undefined;
-  const now = ctx.sandbox.world.clock.now();
-  const at = now + body.seconds * 1000;
-  if (!isInClockRange(at)) throw validationFailed({ seconds: [MESSAGES.clockAdvancePast(MAX_INSTANT, Math.floor((MAX_INSTANT_MS - now) / 1000))] });
-  return at;
-}
 
 /** The account, its jobs settled first: admin views show credits, and credits follow the clock. */
 function accountOr404(ctx: SandboxContext, id: string): AccountStore {
   const account = ctx.sandbox.world.store.forAccount(id);
   if (!account) throw new ApiError('resource_missing', { param: 'id', message: `No such account: '${id}'.` });
-  ctx.sandbox.world.settleJobs(account);
+  // On the account's own clock when it has one (contract §4.1).
+  ctx.sandbox.world.timeOf(id).services.settleJobs(account);
   return account;
+}
+
+/** The `clock` of `POST /__admin/accounts`, refused (422, naming it) when it is none of the forms or out of range. */
+function accountClockBirth(ctx: SandboxContext, setting: string | undefined): ClockBirth {
+  const birth = clockBirth(setting, ctx.sandbox.world.clock.now());
+  if (birth === undefined) throw validationFailed({ clock: [MESSAGES.accountClockSetting] });
+  if (!isInClockRange(birth.start)) throw validationFailed({ clock: [MESSAGES.clockOutOfRange(MIN_INSTANT, MAX_INSTANT)] });
+  return birth;
 }
 
 /**
@@ -91,9 +79,9 @@ function accountOr404(ctx: SandboxContext, id: string): AccountStore {
  * summarized (a completed crawl's pages are read through `GET /v1/jobs/{id}`), so the answer grows
  * with the number of jobs, never with their pages.
  */
-export function accountState(account: AccountStore) {
+export function accountState(world: World, account: AccountStore) {
   const snapshot = account.snapshot();
-  return { account: account.account, state: { ...snapshot, jobs: snapshot.jobs.map(jobSummary), credits: account.account.credits } };
+  return { account: accountView(world, account), state: { ...snapshot, jobs: snapshot.jobs.map(jobSummary), credits: account.account.credits } };
 }
 
 export const ADMIN_PREFIX = '/__admin';
@@ -130,12 +118,13 @@ export function buildAdminRouter(): Router<SandboxState> {
   });
 
   route('get', '/accounts', (ctx) => {
-    const data = ctx.sandbox.world.store.accountIds().map((id) => accountOr404(ctx, id).account);
-    ctx.body = { object: 'list', data, has_more: false };
+    const page = listAccounts(ctx);
+    ctx.body = { object: 'list', data: page.ids.map((id) => accountView(ctx.sandbox.world, accountOr404(ctx, id))), has_more: page.hasMore };
   });
 
   route('post', '/accounts', (ctx) => {
-    const body = bodyOf<{ plan?: Plan; fixture?: string; name?: string }>(ctx, createAccountSchema);
+    const body = bodyOf<{ plan?: Plan; fixture?: string; name?: string; clock?: string }>(ctx, createAccountSchema);
+    const clock = accountClockBirth(ctx, body.clock);
     const { fixture, world } = ctx.sandbox;
     let template = fixture.template;
     if (body.fixture !== undefined && body.fixture !== fixture.name) {
@@ -147,21 +136,23 @@ export function buildAdminRouter(): Router<SandboxState> {
         throw new ApiError('validation_failed', { param: 'fixture', errors: { fixture: [`${reason}: '${body.fixture}'`] } });
       }
     }
-    const account = world.createAccount({ plan: body.plan ?? 'free', ...(body.name ? { name: body.name } : {}), template });
+    const account = world.createAccount({ plan: body.plan ?? 'free', ...(body.name ? { name: body.name } : {}), template, clock });
     const { key, token } = world.createApiKey(account, { name: 'Default' });
+    // What `POST /__admin/accounts/{id}/reset` restores: the account with this key and its token.
+    world.sealBirth(account);
     ctx.status = 201;
-    ctx.body = { account: account.account, api_key: apiKeyView(key, token) };
+    ctx.body = { account: accountView(world, account), api_key: apiKeyView(key, token) };
   });
 
   route('get', '/accounts/:id', (ctx) => {
-    ctx.body = accountState(accountOr404(ctx, pathParam(ctx, 'id')));
+    ctx.body = accountState(ctx.sandbox.world, accountOr404(ctx, pathParam(ctx, 'id')));
   });
 
   route('patch', '/accounts/:id', (ctx) => {
     const account = accountOr404(ctx, pathParam(ctx, 'id'));
     const body = bodyOf<{ plan: Plan }>(ctx, patchAccountSchema);
     account.account.plan = body.plan;
-    ctx.body = { account: account.account };
+    ctx.body = { account: accountView(ctx.sandbox.world, account) };
   });
 
   route('post', '/api_keys', (ctx) => {
@@ -177,7 +168,8 @@ export function buildAdminRouter(): Router<SandboxState> {
     const id = pathParam(ctx, 'id');
     const found = ctx.sandbox.world.store.findKeyById(id);
     if (!found) throw new ApiError('resource_missing', { param: 'id', message: `No such API key: '${id}'.` });
-    const now = ctx.sandbox.world.timestamp();
+    // On the key's account clock: an expired key stays expired on the clock that judges it.
+    const now = isoTimestamp(ctx.sandbox.world.timeOf(found.account.id).clock.now());
     if (action === 'expire') found.key.expires_at = now;
     else found.key.revoked_at = now;
     ctx.body = { ...apiKeyView(found.key), access: found.key.access, revoked_at: found.key.revoked_at };
@@ -190,20 +182,19 @@ export function buildAdminRouter(): Router<SandboxState> {
   });
 
   route('post', '/clock', (ctx) => {
-    const body = bodyOf<{ mode?: 'running' | 'frozen'; now?: string }>(ctx, setClockSchema);
-    const now = clockTarget(ctx, body);
-    ctx.sandbox.world.clock.set({ ...(body.mode ? { mode: body.mode } : {}), ...(now === undefined ? {} : { now }) });
+    // Moves the sandbox clock and the accounts sharing it; accounts with their own clock stay (contract §4.1).
+    const { clock } = ctx.sandbox.world;
+    clock.set(clockSetChange(ctx, clock));
     ctx.body = ctx.sandbox.world.clock.snapshot();
   });
 
   route('post', '/clock/advance', (ctx) => {
-    const body = bodyOf<{ seconds: number }>(ctx, advanceClockSchema);
-    // Everything time-based is derived from the clock, so once this returns all that was due has happened.
-    // The target is computed once: a running clock read again would be a little later.
-    ctx.sandbox.world.clock.set({ now: clockTarget(ctx, body) });
+    const { clock } = ctx.sandbox.world;
+    clock.set(clockAdvanceChange(ctx, clock));
     ctx.body = ctx.sandbox.world.clock.snapshot();
   });
 
+  registerTenantRoutes(route, accountOr404);
   registerScenarioRoutes(route);
   registerJournalRoutes(route);
   return router;

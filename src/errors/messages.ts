@@ -36,6 +36,8 @@ export const MESSAGES = {
     `The admin API does not answer Host '${host}': use a loopback name or the bound address, or allow the name with --allowed-hosts.`,
   internal: 'An unexpected error occurred on our side. The request may be retried.',
   clockOutOfRange: (min: string, max: string) => `must be from ${min} to ${max}: the instants with four-digit years, which every ISO 8601 parser reads`,
+  unknownAccountCursor: (id: string) => `Invalid value for 'starting_after': no account '${id}' in the sandbox.`,
+  accountClockSetting: 'must be shared, frozen, running, or an ISO 8601 instant with a time zone (e.g. 2026-01-01T00:00:00Z)',
   clockAdvancePast: (max: string, most: number) => `would move the clock past ${max}; at most ${most} from the clock's instant`,
   preferScenario: (detail: string) => `The scenario asked for in the Prefer header cannot be applied: ${detail}.`,
   rateLimited: 'Too many requests. Retry after the number of seconds in Retry-After.',

@@ -8,6 +8,7 @@ import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { SandboxMiddleware } from './context.js';
+import { requestTime } from './identify-caller.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -24,7 +25,7 @@ export function authenticate(): SandboxMiddleware {
       throw new ApiError('authentication_required', { message });
     }
     const { key, account } = caller;
-    const now = ctx.state.world.clock.now();
+    const now = requestTime(ctx).clock.now();
     if (key.revoked_at !== null) throw new ApiError('authentication_required', { message: MESSAGES.authRevoked });
     if (isKeyExpired(key, now)) throw new ApiError('authentication_required', { message: MESSAGES.authExpired });
     if (key.access === 'read_only' && !READ_METHODS.has(ctx.method)) throw new ApiError('forbidden', { message: MESSAGES.readOnlyKey });

@@ -10,6 +10,7 @@ import type { Caller } from '../protocol/rate-limit.js';
 import type { RateLimitStanding } from '../protocol/rate-limiter.js';
 import type { HeaderList, Reply } from './reply.js';
 import type { World } from '../sandbox/world.js';
+import type { TimeDomain } from '../sandbox/time-domain.js';
 
 export type { Caller } from '../protocol/rate-limit.js';
 
@@ -27,6 +28,10 @@ export interface SandboxState {
   written?: boolean;
   requestId: string;
   caller?: Caller;
+  /** The caller's time domain, captured with the caller (src/http/identify-caller.ts, contract §4.1). */
+  time?: TimeDomain;
+  /** Arrival on the caller's own account clock; unset when the request follows the sandbox clock. */
+  arrivedAt?: number;
   rateLimit?: RateLimitStanding;
   /** The matched operation, set by the router before the per-operation middlewares run. */
   operation?: OperationDef;

@@ -5,13 +5,15 @@
  */
 import { rateLimitExceeded, rateLimitSubject, setRateLimitHeaders } from '../protocol/rate-limit.js';
 import type { SandboxMiddleware } from './context.js';
+import { requestTime } from './identify-caller.js';
 
 export function rateLimit(): SandboxMiddleware {
   return function rateLimitMiddleware(ctx, next) {
     const caller = ctx.state.caller;
     if (!caller) throw new Error('rateLimit must run after callerIdentification');
     const { subject, tier } = rateLimitSubject(caller);
-    const { rateLimiter, clock } = ctx.state.world;
+    // The caller's time domain (src/sandbox/time-domain.ts): windows follow its account's clock.
+    const { rateLimiter, clock } = requestTime(ctx);
     const standing = rateLimiter.consume(subject, tier, clock.now());
     ctx.state.rateLimit = standing;
     setRateLimitHeaders(ctx.state.headers, standing);

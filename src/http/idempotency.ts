@@ -19,6 +19,7 @@ import { MESSAGES } from '../errors/messages.js';
 import { isWrite } from '../operations/types.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import type { IdempotencyLookup, StoredResponse } from '../protocol/idempotency-store.js';
+import { requestTime } from './identify-caller.js';
 import { reply, replyText, stageHeader, stageHeaders } from './reply.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -91,8 +92,9 @@ async function idempotent(ctx: SandboxContext, next: Next, key: string | string[
   ctx.state.idempotencyKey = value;
   const fingerprint = fingerprintOf(ctx);
   for (;;) {
-    const { idempotency, clock } = ctx.state.world;
-    const lookup = idempotency.begin(store.id, value, fingerprint, clock.now());
+    const { idempotency } = ctx.state.world;
+    // Remembered for 24 hours of the account's clock (contract §4.1).
+    const lookup = idempotency.begin(store.id, value, fingerprint, requestTime(ctx).clock.now());
     switch (lookup.kind) {
       case 'wait':
         // The first request's outcome decides: replay it, or (if it was not kept) run this one.

@@ -1,3 +1,4 @@
+import type { TimeDomain } from '../sandbox/time-domain.js';
 import type { Caller, SandboxContext, SandboxMiddleware } from './context.js';
 
 // The scheme name is case-insensitive (RFC 9110 §11.1); the token is not.
@@ -23,9 +24,24 @@ export function identifyCaller(ctx: SandboxContext): Caller {
   return { kind: 'api_key', account: found.account, key: found.key };
 }
 
+/**
+ * Identifies the caller and captures its time domain once (contract §4.1): its account's own clock,
+ * or the sandbox clock for accounts that share it and for requests without a known key. Everything
+ * time-based in the request reads it through `requestTime`.
+ */
 export function callerIdentification(): SandboxMiddleware {
   return function identifyCallerMiddleware(ctx, next) {
-    ctx.state.caller = identifyCaller(ctx);
+    const caller = identifyCaller(ctx);
+    const world = ctx.state.world;
+    ctx.state.caller = caller;
+    const time = caller.kind === 'api_key' ? world.timeOf(caller.account.id) : world.sharedTime;
+    ctx.state.time = time;
+    if (time !== world.sharedTime) ctx.state.arrivedAt = time.clock.now();
     return next();
   };
+}
+
+/** The request's time domain: the caller's, once identified; the sandbox clock's before that. */
+export function requestTime(ctx: SandboxContext): TimeDomain {
+  return ctx.state.time ?? ctx.state.world.sharedTime;
 }

@@ -110,10 +110,16 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
       scenario_ids: scenarios ? scenarios.scenarioIds() : NONE,
       // The text as sent, not the parsed body: validation fills defaults into that one.
       raw_body: (ctx.request as { rawBody?: string }).rawBody,
+      // Known once the caller is: a request of an account with its own clock is stamped on that clock.
+      at: ctx.state.arrivedAt,
     };
-    // Answered before its body was read (a 401, a 429): the answer leaves now, and the entry is
-    // finished once the body has arrived, never holding the answer back (issue 13.13).
-    if (outcome.raw_body === undefined && hasUnreadBody(ctx)) {
+    // The account was reset or deleted while this request ran (contract §4.1): no entry of it stays.
+    const forgotten = known && ctx.state.world.store.forAccount(caller.account.id) !== caller.account;
+    if (forgotten) {
+      // Its place stays unanswered, so it is never listed.
+    } else if (outcome.raw_body === undefined && hasUnreadBody(ctx)) {
+      // Answered before its body was read (a 401, a 429): the answer leaves now, and the entry is
+      // finished once the body has arrived, never holding the answer back (issue 13.13).
       finishWhenBodyArrives(ctx, journal, (raw) => journal.finish(ticket, { ...outcome, raw_body: raw }));
     } else {
       journal.finish(ticket, outcome);

@@ -17,6 +17,7 @@ import { ScenarioActivationError, type RequestPlan } from '../scenarios/engine.j
 import type { ErrorEffect } from '../scenarios/definition.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import { announceDeprecation } from './announce-deprecation.js';
+import { requestTime } from './identify-caller.js';
 import { parsePrefer } from '../protocol/prefer.js';
 import { rateLimitSubject, scenarioRateLimitExceeded } from '../protocol/rate-limit.js';
 import { stageHeader } from './reply.js';
@@ -55,7 +56,7 @@ function errorAnswer(ctx: SandboxContext, error: ErrorEffect): ApiError {
   const { caller, rateLimit } = ctx.state;
   if (error.code === 'rate_limit_exceeded' && caller && rateLimit) {
     // The limiter's own 429, headers and `plan_tier` included; refused, so not counted either.
-    const { rateLimiter, clock } = ctx.state.world;
+    const { rateLimiter, clock } = requestTime(ctx);
     const now = clock.now();
     rateLimiter.refund(rateLimitSubject(caller).subject, now);
     const limited = scenarioRateLimitExceeded(rateLimit, now, error.retry_after);

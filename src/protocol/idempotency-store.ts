@@ -63,6 +63,14 @@ export class IdempotencyStore {
     return this.count;
   }
 
+  /** Drops every key remembered for the account (account reset and delete, contract §4.1). */
+  forget(scope: string): void {
+    const entries = this.accounts.get(scope);
+    if (!entries) return;
+    this.count -= entries.size;
+    this.accounts.delete(scope);
+  }
+
   begin(scope: string, key: string, fingerprint: string, now: number): IdempotencyLookup {
     let entries = this.accounts.get(scope);
     if (!entries) this.accounts.set(scope, (entries = new Map<string, Entry>()));

@@ -24,10 +24,15 @@ export const RATE_LIMIT_POLICY_NAME = 'default';
 /** Each key's subject, built once: a fresh string per request would be hashed again on every lookup. */
 const keySubjects = new WeakMap<object, string>();
 
+/** The counter name of an API key: one definition for the limiter and for account reset/delete. */
+export function apiKeySubject(keyId: string): string {
+  return `key:${keyId}`;
+}
+
 export function rateLimitSubject(caller: Caller): { subject: string; tier: Plan } {
   if (caller.kind !== 'api_key') return { subject: `ip:${caller.ip}`, tier: 'free' };
   let subject = keySubjects.get(caller.key);
-  if (subject === undefined) keySubjects.set(caller.key, (subject = `key:${caller.key.id}`));
+  if (subject === undefined) keySubjects.set(caller.key, (subject = apiKeySubject(caller.key.id)));
   return { subject, tier: caller.account.account.plan };
 }
 

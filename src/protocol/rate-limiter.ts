@@ -72,6 +72,25 @@ export class RateLimiter {
     if (counter && counter.window === window && counter.count > 0) counter.count -= 1;
   }
 
+  /** Drops the counters of these subjects (an account reset or deleted: fresh counters for its keys). */
+  forget(subjects: Iterable<string>): void {
+    for (const subject of subjects) this.counters.delete(subject);
+  }
+
+  /**
+   * Moves the counters of these subjects to another limiter (an account leaving the shared clock
+   * for its own, at the same instant): the requests already counted in this window stay counted.
+   */
+  transfer(subjects: Iterable<string>, to: RateLimiter): void {
+    for (const subject of subjects) {
+      const counter = this.counters.get(subject);
+      if (!counter) continue;
+      this.counters.delete(subject);
+      to.counters.set(subject, counter);
+      to.countedWindow = this.countedWindow;
+    }
+  }
+
   private standing(subject: string, tier: Plan, now: number, count: boolean): RateLimitStanding {
     const windowMs = this.quotas.windowSeconds * 1000;
     const window = Math.floor(now / windowMs);

@@ -49,6 +49,8 @@ export interface JournalOutcome {
   scenario_ids: readonly string[];
   /** The body text as sent, when it was read (parsed as JSON when listed). */
   raw_body: string | undefined;
+  /** Arrival on the caller's account clock, when it has its own (contract §4.1); else the arrival's. */
+  at?: number | undefined;
 }
 
 export interface JournalFilter {
@@ -178,6 +180,25 @@ export class RequestJournal {
     slot.idempotent_replayed = outcome.idempotent_replayed;
     slot.scenario_ids = outcome.scenario_ids.length === 0 ? NO_SCENARIOS : outcome.scenario_ids;
     slot.raw_body = outcome.raw_body;
+    if (outcome.at !== undefined) slot.at = outcome.at;
+  }
+
+  /**
+   * Removes the entries of an account (account reset and delete, contract §4.1): their places stay
+   * in the ring, empty, and their bodies are let go. Returns how many there were.
+   */
+  forget(accountId: string): number {
+    let count = 0;
+    for (const slot of this.slots) {
+      if (!slot.answered || slot.account_id !== accountId) continue;
+      slot.answered = false;
+      slot.ticket = 0;
+      slot.raw_body = undefined;
+      slot.scenario_ids = NO_SCENARIOS;
+      count += 1;
+    }
+    this.answered -= count;
+    return count;
   }
 
   /** Newest first, answered entries only, filtered; `has_more` when another match follows. */

@@ -25,8 +25,11 @@ import { parseBootScenario } from '../scenarios/boot-spec.js';
 import { populateAccount, type AccountSeeder } from '../fixture/account-template.js';
 import type { AccountTemplate, LoadedFixture } from '../fixture/fixture-file.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
-import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from '../store/records.js';
+import type { AccountRecord, ApiKeyRecord, JobRecord, KeyAccess, Plan } from '../store/records.js';
 import { Store, type AccountStore } from '../store/store.js';
+import type { ClockBirth } from './account-clock.js';
+import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenant.js';
+import type { TimeDomain } from './time-domain.js';
 
 export type { NewApiKey } from '../operations/types.js';
 
@@ -71,6 +74,11 @@ export class World implements HandlerServices {
   readonly jobOutcomeRules: JobOutcomeRule[];
   /** Deprecated operations (spec §9): the fixture's, then the `deprecations` option's (which win). */
   readonly deprecations: DeprecationRegistry;
+  /** Per account: its own clock (if any) and its birth, for account reset (contract §4.1, src/sandbox/tenant.ts). */
+  readonly tenants = new Map<string, Tenant>();
+  /** The sandbox clock's domain: anonymous callers and every account that shares the clock. */
+  readonly sharedTime: TimeDomain;
+  readonly realTime: RealTimeSource;
 
   /** Boots a generation: the fixture's accounts and keys, then the `scenarios` option's activations. */
   constructor(blueprint: WorldBlueprint) {
@@ -84,6 +92,8 @@ export class World implements HandlerServices {
     this.clock = new VirtualClock(start, options.clock.mode, realTime);
     this.ids = new IdGenerator(options.seed);
     this.rateLimiter = new RateLimiter(options.rateLimit);
+    this.realTime = realTime;
+    this.sharedTime = { clock: this.clock, rateLimiter: this.rateLimiter, services: this };
     this.journal = new RequestJournal(options.journalSize);
     const scenarios = new ScenarioEngine({ catalog: blueprint.scenarioCatalog, operations: blueprint.operations, store: this.store, clock: this.clock });
     this.scenarios = scenarios;
@@ -105,6 +115,7 @@ export class World implements HandlerServices {
       for (const key of account.api_keys) {
         this.addApiKey(scoped, key.token, { id: key.id, name: key.name ?? 'Default', access: key.access, expiresAt: key.expires_at ?? null });
       }
+      this.sealBirth(scoped);
     }
     // After the fixture's accounts and keys, which boot scenarios may be scoped to.
     for (const spec of options.scenarios) this.activateBootScenario(spec);
@@ -126,6 +137,20 @@ export class World implements HandlerServices {
 
   now(): number {
     return this.clock.now();
+  }
+
+  /** The time domain of an account: its own clock's, or the sandbox clock's (also for unknown ids). */
+  timeOf(accountId: string): TimeDomain {
+    return this.tenants.get(accountId)?.own ?? this.sharedTime;
+  }
+
+  /**
+   * Adds the account's first keys to what its reset restores (`createAccount` took the rest): call
+   * once they exist. Keys made after it are not part of the account's birth.
+   */
+  sealBirth(account: AccountStore): void {
+    const tenant = this.tenants.get(account.id);
+    if (tenant?.birth) tenant.birth = withKeys(tenant.birth, account, (keyId) => this.store.tokenOf(keyId));
   }
 
   timestamp(): string {
@@ -159,20 +184,30 @@ export class World implements HandlerServices {
     populate?: boolean;
     template?: AccountTemplate;
     pinned?: PinnedRecords | undefined;
+    /** The account's clock (contract §4.1); shared when left out. */
+    clock?: ClockBirth | undefined;
   }): AccountStore {
     const template = input.template ?? this.fixture.template;
+    const id = input.id ?? this.ids.next('acct');
+    const tenant = new Tenant(input.clock ?? { mode: undefined, start: this.clock.now() });
+    const ownClock = clockFromBirth(tenant.clockBirth, this.realTime);
+    if (ownClock) tenant.own = ownTimeDomain(this, ownClock, this.options.rateLimit);
+    this.tenants.set(id, tenant);
+    // Created and seeded on the account's own clock: its records' timestamps lie before its now.
+    const clock = this.timeOf(id).clock;
     const account: AccountRecord = {
-      id: input.id ?? this.ids.next('acct'),
+      id,
       object: 'account',
       name: input.name ?? 'Sandbox creator',
       plan: input.plan,
-      created_at: this.timestamp(),
+      created_at: isoTimestamp(clock.now()),
       credits: { balance: input.credits ?? template.credits[input.plan], used: 0 },
     };
     const scoped = this.store.addAccount(account);
     if (input.populate !== false) {
-      populateAccount(scoped, { seeders: this.seeders, template, ids: this.ids, now: this.now(), seed: this.options.seed, pinned: input.pinned });
+      populateAccount(scoped, { seeders: this.seeders, template, ids: this.ids, now: clock.now(), seed: this.options.seed, pinned: input.pinned });
     }
+    tenant.birth = takeBirth(scoped, (keyId) => this.store.tokenOf(keyId));
     return scoped;
   }
 
@@ -192,7 +227,7 @@ export class World implements HandlerServices {
       token_type: 'api_key',
       last_used_at: null,
       expires_at: input.expiresAt ? isoTimestamp(Date.parse(input.expiresAt)) : null,
-      created_at: this.timestamp(),
+      created_at: isoTimestamp(this.timeOf(account.id).clock.now()),
       access: input.access ?? 'full',
       revoked_at: null,
     };

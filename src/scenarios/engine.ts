@@ -332,6 +332,18 @@ export class ScenarioEngine {
     return count;
   }
 
+  /** Deactivates the activations scoped to the account or one of its keys (account reset and delete). */
+  retireScoped(accountId: string, keyIds: ReadonlySet<string>): number {
+    let count = 0;
+    for (const activation of [...this.active.values()]) {
+      const { accountId: account, apiKeyId } = activation.scope;
+      if (account !== accountId && (apiKeyId === null || !keyIds.has(apiKeyId))) continue;
+      this.retire(activation);
+      count += 1;
+    }
+    return count;
+  }
+
   /** The scenario a request asks for with `Prefer: scenario=<name>`; it lives for that request only. */
   requested(name: string, params: Record<string, unknown>): Activation {
     const definition = this.definition(name);

@@ -59,6 +59,44 @@ export class Store {
     return [...this.accounts.keys()];
   }
 
+  /**
+   * Drops the account and the tokens of all its keys (contract §4.1 delete): its tokens answer 401
+   * from then on. Requests still holding the old scoped store write nowhere visible.
+   */
+  removeAccount(id: string): boolean {
+    const scoped = this.accounts.get(id);
+    if (!scoped) return false;
+    this.dropTokensOf(scoped);
+    this.accounts.delete(id);
+    return true;
+  }
+
+  /**
+   * A fresh, empty store for an existing account, in the same place of the account order (account
+   * reset): the old one's keys lose their tokens, and the caller adds back the records it restores.
+   */
+  replaceAccount(account: AccountRecord): AccountStore {
+    const old = this.accounts.get(account.id);
+    if (!old) throw new Error(`no account ${account.id}`);
+    this.dropTokensOf(old);
+    const scoped = new AccountStore(account);
+    this.accounts.set(account.id, scoped);
+    return scoped;
+  }
+
+  /** The secret of a key, for the account's birth record (never shown by the API). */
+  tokenOf(keyId: string): string | undefined {
+    return this.tokenByKeyId.get(keyId);
+  }
+
+  private dropTokensOf(scoped: AccountStore): void {
+    for (const key of scoped.collection('api_keys').values()) {
+      const token = this.tokenByKeyId.get(key.id);
+      if (token !== undefined) this.keysByToken.delete(token);
+      this.tokenByKeyId.delete(key.id);
+    }
+  }
+
   addApiKey(accountId: string, key: ApiKeyRecord, token: string): ApiKeyRecord {
     const scoped = this.accounts.get(accountId);
     if (!scoped) throw new Error(`no account ${accountId}`);

@@ -1,0 +1,61 @@
+/**
+ * What the world keeps per account beyond its records (contract §4.1): its time domain while it has
+ * a clock of its own, and its birth, the state right after creation that `reset` restores.
+ *
+ * The birth is a deep copy taken once, after the account's keys exist: restoring from it draws
+ * nothing from the world's id or secret streams, so a reset cannot shift the ids other accounts get
+ * next (same seed + same requests = same bytes). Restoring clones it again, since records are
+ * mutated in place by the API.
+ */
+import { VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
+import { RateLimiter } from '../protocol/rate-limiter.js';
+import type { RateLimitQuotas } from '../config/options.js';
+import type { AccountRecord, CollectionName, CollectionRecords } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
+import type { World } from './world.js';
+import type { ClockBirth } from './account-clock.js';
+import { servicesOnClock, type TimeDomain } from './time-domain.js';
+
+export interface AccountBirth {
+  readonly account: AccountRecord;
+  readonly records: { readonly [K in CollectionName]: readonly CollectionRecords[K][] };
+  /** Key id -> token of the keys the account was created with: the same tokens work after a reset. */
+  readonly tokens: ReadonlyArray<readonly [keyId: string, token: string]>;
+}
+
+export class Tenant {
+  /** Undefined while the account shares the sandbox clock. */
+  own: TimeDomain | undefined;
+  /** Taken by `World.createAccount`; `World.sealBirth` adds the first keys. */
+  birth: AccountBirth | undefined;
+
+  constructor(readonly clockBirth: ClockBirth) {}
+}
+
+/** A time domain of its own: a VirtualClock and a rate limiter whose windows follow it. */
+export function ownTimeDomain(world: World, clock: VirtualClock, quotas: RateLimitQuotas, limiter = new RateLimiter(quotas)): TimeDomain {
+  return { clock, rateLimiter: limiter, services: servicesOnClock(world, clock, limiter) };
+}
+
+/** The own clock a birth describes, started now (a `running` one restarts from its start instant). */
+export function clockFromBirth(birth: ClockBirth, realTime: RealTimeSource): VirtualClock | undefined {
+  return birth.mode === undefined ? undefined : new VirtualClock(birth.start, birth.mode, realTime);
+}
+
+export function takeBirth(account: AccountStore, tokenOf: (keyId: string) => string | undefined): AccountBirth {
+  const records = structuredClone(account.snapshot());
+  return { account: structuredClone(account.account), records, tokens: tokensOf(records.api_keys, tokenOf) };
+}
+
+/**
+ * The birth with the account's keys as they are now: the first keys are made right after the
+ * account (its `Default` key, a fixture's keys), and only they changed since `takeBirth`.
+ */
+export function withKeys(birth: AccountBirth, account: AccountStore, tokenOf: (keyId: string) => string | undefined): AccountBirth {
+  const keys = structuredClone(account.collection('api_keys').values());
+  return { ...birth, records: { ...birth.records, api_keys: keys }, tokens: tokensOf(keys, tokenOf) };
+}
+
+function tokensOf(keys: readonly { id: string }[], tokenOf: (keyId: string) => string | undefined): AccountBirth['tokens'] {
+  return keys.map((key) => [key.id, tokenOf(key.id) ?? ''] as const);
+}
