@@ -12,7 +12,7 @@ import { isoTimestamp, VirtualClock, type RealTimeSource } from './clock/virtual
 import type { JobOutcomeRule } from './jobs/outcome.js';
 import { settleDueJobs, settleJob, settleJobs, type SettleContext } from './jobs/settle.js';
 import type { JobSettings } from './jobs/settings.js';
-import { IdGenerator, RequestIdGenerator } from './random.js';
+import { IdGenerator, Prng, RequestIdGenerator } from './random.js';
 import { DeprecationRegistry, parseDeprecation } from './http/deprecation.js';
 import { IdempotencyStore } from './http/idempotency-store.js';
 import { RateLimiter } from './http/rate-limiter.js';
@@ -85,7 +85,7 @@ export class World {
     this.ids = new IdGenerator(options.seed);
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.journal = new RequestJournal(options.journalSize);
-    const scenarios = new ScenarioEngine({ catalog: blueprint.scenarioCatalog, operations: blueprint.operations, store: this.store, clock: this.clock });
+    const scenarios = new ScenarioEngine({ catalog: blueprint.scenarioCatalog, operations: blueprint.operations, store: this.store, clock: this.clock, chance: new Prng(`scenario-chance:${options.seed}`) });
     this.scenarios = scenarios;
     this.jobOutcomeRules = [scenarios.jobOutcomeRule];
     // Both sources were checked at load (fixture file, options), so parsing cannot fail here.

@@ -8,6 +8,7 @@
  * costs nothing at boot or reset, only what its requests fill. `clear` drops the places in O(1).
  */
 import { parse as parseQuery } from 'node:querystring';
+import type { FaultType } from '../scenarios/fault-effect.js';
 
 export interface JournalEntry {
   request_id: string;
@@ -15,13 +16,16 @@ export interface JournalEntry {
   /** Including `/v1`, without the query. */
   path: string;
   query: Record<string, string | string[]>;
-  status: number;
+  /** The status sent; with a fault after the operation, the status of the answer lost; null when nothing was answered. */
+  status: number | null;
   account_id: string | null;
   api_key_id: string | null;
   operation_id: string | null;
   idempotent_replayed: boolean;
   /** Ids of the scenario activations that acted on it; a `Prefer`-requested one is `prefer:<name>`. */
   scenario_ids: string[];
+  /** The transport fault that lost its answer (`connection-reset`, …, contract §4.2); null when none. */
+  fault: FaultType | null;
   /** Virtual clock at arrival, ISO 8601 with milliseconds. */
   timestamp: string;
   /** The JSON body as sent (before defaults were filled in); null when none was sent or it was not JSON. */
@@ -41,12 +45,13 @@ export interface JournalArrival {
 
 /** What is known once it is answered. */
 export interface JournalOutcome {
-  status: number;
+  status: number | null;
   account_id: string | null;
   api_key_id: string | null;
   operation_id: string | null;
   idempotent_replayed: boolean;
   scenario_ids: readonly string[];
+  fault: FaultType | null;
   /** The body text as sent, when it was read (parsed as JSON when listed). */
   raw_body: string | undefined;
 }
@@ -80,12 +85,13 @@ class Slot {
   path = '';
   querystring = '';
   at = 0;
-  status = 0;
+  status: number | null = 0;
   account_id: string | null = null;
   api_key_id: string | null = null;
   operation_id: string | null = null;
   idempotent_replayed = false;
   scenario_ids: readonly string[] = NO_SCENARIOS;
+  fault: FaultType | null = null;
   raw_body: string | undefined = undefined;
 
   entry(): JournalEntry {
@@ -101,6 +107,7 @@ class Slot {
       operation_id: this.operation_id,
       idempotent_replayed: this.idempotent_replayed,
       scenario_ids: [...this.scenario_ids],
+      fault: this.fault,
       timestamp: new Date(this.at).toISOString(),
       body: parseBody(this.raw_body),
     };
@@ -155,6 +162,7 @@ export class RequestJournal {
     slot.querystring = arrival.querystring;
     slot.at = arrival.at;
     slot.scenario_ids = NO_SCENARIOS;
+    slot.fault = null;
     slot.raw_body = undefined;
     this.head = (this.head + 1) % this.capacity;
     this.size = Math.min(this.size + 1, this.capacity);
@@ -177,6 +185,7 @@ export class RequestJournal {
     slot.operation_id = outcome.operation_id;
     slot.idempotent_replayed = outcome.idempotent_replayed;
     slot.scenario_ids = outcome.scenario_ids.length === 0 ? NO_SCENARIOS : outcome.scenario_ids;
+    slot.fault = outcome.fault;
     slot.raw_body = outcome.raw_body;
   }
 
