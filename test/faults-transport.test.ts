@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import type { MockServer } from '../src/server.js';
-import { ACCOUNTS, FROZEN_AT, KEYS } from './support/harness.js';
+import { ACCOUNTS, bearer, client, FROZEN_AT, KEYS, makeApp } from './support/harness.js';
 import { mockServers } from './support/protocol.js';
 import { parseHead, RawConnection, rawRequest } from './support/raw-http.js';
 
@@ -140,6 +140,36 @@ describe('contract §4.2: each fault at the socket level', () => {
     const refused = await fetch(`${mock.apiUrl}/status`, { headers: { ...auth, Prefer: 'scenario=empty-response; probability=0.5' } });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: unknown }).error).toMatchObject({ code: 'bad_request', param: 'Prefer' });
+  });
+});
+
+describe('contract §4.2: faults combined, and under createApp()', () => {
+  const start = mockServers();
+
+  it('contract §4.2: truncated-response before the operation cuts the answer another scenario gives (a 429), not a 500', async () => {
+    const mock = await start({ clock: FROZEN_AT });
+    await mock.admin.scenarios.activate({ name: 'rate-limited', account_id: ACCOUNTS.free, params: { retry_after: 3 } });
+    await mock.admin.scenarios.activate({ name: 'truncated-response', account_id: ACCOUNTS.free });
+    const got = await exchange(mock.port, rawRequest('GET', '/v1/status', auth));
+    const { status, headers, body } = parseResponse(got.bytes);
+    expect([status, headers['retry-after']]).toEqual([429, '3']);
+    expect(body.length).toBe(Math.floor(Number(headers['content-length']) / 2));
+  });
+
+  it("contract §4.2: with createApp() and supertest (no server of ours) a fault still cuts the request's socket: the client gets no response", async () => {
+    const c = client(makeApp());
+    for (const name of ['connection-reset', 'empty-response']) {
+      const error = await c
+        .get('/v1/status')
+        .set(bearer(KEYS.free))
+        .set('Prefer', `scenario=${name}`)
+        .then(
+          () => undefined,
+          (failure: NodeJS.ErrnoException) => failure.code ?? failure.message,
+        );
+      expect(error).toBe('ECONNRESET');
+    }
+    expect((await c.get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
   });
 });
 
