@@ -6,7 +6,7 @@ import type { RequestScenarios } from '../scenarios/engine.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import type { DeprecationInfo } from './deprecation.js';
-import type { PlannedFault } from './faults.js';
+import type { FaultEffect } from '../scenarios/fault-effect.js';
 import type { RateLimitStanding } from './rate-limiter.js';
 import type { HeaderList, Reply } from './reply.js';
 import type { World } from '../world.js';
@@ -50,7 +50,7 @@ export interface SandboxState {
   /** The scenarios matching this request and which acted on it. Set by `applyScenarios`. */
   scenarios?: RequestScenarios;
   /** A transport fault a scenario planned: `sendReply` loses the answer instead of writing it. */
-  fault?: PlannedFault;
+  fault?: FaultEffect;
 }
 
 /**

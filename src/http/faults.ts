@@ -18,11 +18,8 @@ import type { FaultEffect } from '../scenarios/fault-effect.js';
 import type { SandboxContext } from './context.js';
 import { writeHead, type HeaderList, type Reply } from './reply.js';
 
-/** A fault the scenarios planned for a request, with the scenario's name (the journal's `fault`). */
-export type PlannedFault = FaultEffect & { scenario: string };
-
 /** True when the fault left no answer to speak of: before the operation, and no cut status line either. */
-export function answeredNothing(fault: PlannedFault | undefined): boolean {
+export function answeredNothing(fault: FaultEffect | undefined): boolean {
   return fault !== undefined && fault.when === 'before' && fault.type !== 'truncated-response';
 }
 
@@ -120,7 +117,7 @@ function truncate(req: IncomingMessage, res: ServerResponse, socket: Socket, met
 }
 
 /** Acts the fault out instead of writing the answer; `answer` is the one lost (undefined before the operation). */
-export function loseAnswer(ctx: SandboxContext, fault: PlannedFault, answer: Reply | undefined, headers: HeaderList, held: HeldConnections): void {
+export function loseAnswer(ctx: SandboxContext, fault: FaultEffect, answer: Reply | undefined, headers: HeaderList, held: HeldConnections): void {
   const { req, res } = ctx;
   const socket = req.socket as Socket | null;
   // No real connection (an in-process transport) or one already gone: all there is to do is cut it.

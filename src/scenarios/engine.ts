@@ -75,8 +75,8 @@ export interface RequestPlan {
   deprecate?: NonNullable<ResolvedEffect['deprecate']>;
   /** The scenario's answer in place of the operation's. */
   answer?: { error: ErrorEffect } | { expireKey: true };
-  /** The answer lost on the way (before the operation runs, or after), and the scenario that lost it. */
-  fault?: FaultEffect & { scenario: string };
+  /** The answer lost on the way (before the operation runs, or after). */
+  fault?: FaultEffect;
 }
 
 /** One activation: admin-made (listed, counted) or requested by one request's Prefer header. */
@@ -177,7 +177,7 @@ export class RequestScenarios implements JobScenarioSource {
         used = true;
       }
       if (effect.fault && !plan.fault) {
-        plan.fault = { ...effect.fault, scenario: activation.definition.name };
+        plan.fault = effect.fault;
         used = true;
       }
       if (used) this.use(activation);
