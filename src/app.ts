@@ -11,6 +11,7 @@ import { captureWorld } from './http/capture-world.js';
 import { deprecation } from './http/announce-deprecation.js';
 import type { SandboxContext, SandboxState } from './http/context.js';
 import { errorEnvelope } from './http/error-envelope.js';
+import { HeldConnections } from './http/faults.js';
 import { callerIdentification } from './http/identify-caller.js';
 import { idempotency } from './http/idempotency.js';
 import { journal } from './http/journal.js';
@@ -46,6 +47,8 @@ export type MockApp = Koa<SandboxState, { sandbox: Sandbox }> & {
   openapi: OpenApiPublisher;
   /** Observers of finished /v1 responses; add to watch an app made elsewhere. */
   responseObservers: Set<ResponseObserver>;
+  /** Connections held by `no-response` faults; the server closes them when it closes. */
+  heldConnections: HeldConnections;
 };
 
 export const API_PREFIX = '/v1';
@@ -89,6 +92,7 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   app.context.sandbox = sandbox;
   app.openapi = new OpenApiPublisher(operations, () => deprecationPredicate(sandbox));
   app.responseObservers = new Set(options.onResponse ? [options.onResponse] : []);
+  app.heldConnections = new HeldConnections();
   app.proxy = false;
   // Errors never reach Koa's own handler (the envelope answers them); keep it silent in test suites.
   app.silent = true;
@@ -105,7 +109,7 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
     // Outside the writer, so observers see what was written.
     observeResponses(app.responseObservers, API_PREFIX),
     // Writes the staged headers and the answer in one go (Koa's respond for routes that set ctx.body).
-    sendReply(),
+    sendReply(app.heldConnections),
     requestId(),
     ...(resolved.log ? [requestLog(options.logWriter ? { write: options.logWriter } : {})] : []),
     // Outside the envelope, so it records the status actually sent, errors included.

@@ -57,6 +57,10 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
     admin: new AdminClient(url, app.sandbox.options.adminToken),
     app,
     server,
-    close: () => graceful.close(app.sandbox.options.shutdownGraceMs),
+    close: () => {
+      // Held on purpose (`no-response`), not in flight: closed at once rather than waited for.
+      app.heldConnections.closeAll();
+      return graceful.close(app.sandbox.options.shutdownGraceMs);
+    },
   };
 }

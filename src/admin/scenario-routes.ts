@@ -16,6 +16,7 @@ const activateSchema: JsonSchema = {
     api_key_id: nullableId,
     operation_id: nullableId,
     times: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
+    probability: { type: ['number', 'null'], minimum: 0, maximum: 1 },
     params: { type: 'object' },
   },
 };

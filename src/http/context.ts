@@ -8,6 +8,7 @@ import type { AccountStore } from '../store/store.js';
 import type { DeprecationInfo } from '../protocol/deprecation.js';
 import type { Caller } from '../protocol/rate-limit.js';
 import type { RateLimitStanding } from '../protocol/rate-limiter.js';
+import type { FaultEffect } from '../scenarios/fault-effect.js';
 import type { HeaderList, Reply } from './reply.js';
 import type { World } from '../sandbox/world.js';
 import type { TimeDomain } from '../sandbox/time-domain.js';
@@ -52,6 +53,8 @@ export interface SandboxState {
   deprecation?: DeprecationInfo;
   /** The scenarios matching this request and which acted on it. Set by `applyScenarios`. */
   scenarios?: RequestScenarios;
+  /** A transport fault a scenario planned: `sendReply` loses the answer instead of writing it. */
+  fault?: FaultEffect;
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { RequestJournal } from '../protocol/request-journal.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import { isUnder } from './path-prefix.js';
+import { answeredNothing } from './faults.js';
 import { replyStatus } from './reply.js';
 
 /** Bodies the journal reads itself are capped like parsed ones (1 MiB). */
@@ -99,10 +100,12 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
   try {
     await next();
   } finally {
-    const { caller, operation, scenarios, idempotentReplayed } = ctx.state;
+    const { caller, operation, scenarios, idempotentReplayed, fault } = ctx.state;
     const known = caller?.kind === 'api_key';
     const outcome = {
-      status: replyStatus(ctx),
+      // A fault after the operation keeps the status of the answer it lost; one before it sent none.
+      status: answeredNothing(fault) ? null : replyStatus(ctx),
+      fault: fault?.type ?? null,
       account_id: known ? caller.account.id : null,
       api_key_id: known ? caller.key.id : null,
       operation_id: operation?.operationId ?? null,

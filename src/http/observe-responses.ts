@@ -29,6 +29,8 @@ export function observeResponses(observers: ReadonlySet<ResponseObserver>, prefi
   const watched = (path: string) => isUnder(path, prefix);
   const observe = async (ctx: SandboxContext, next: Next): Promise<void> => {
     await next();
+    // A transport fault sent no response to observe (or only part of one).
+    if (ctx.state.fault) return;
     const sent = ctx.state.written ? ctx.state.reply : undefined;
     const finished: FinishedResponse = {
       method: ctx.method,

@@ -10,6 +10,7 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
+import { HeldConnections, loseAnswer } from './faults.js';
 
 /** Lower-cased header names, memoized: nearly every name is one of a dozen constants. */
 const lowerCaseNames = new Map<string, string>();
@@ -96,7 +97,8 @@ export function replyStatus(ctx: SandboxContext): number {
   return ctx.state.reply?.status ?? ctx.status;
 }
 
-function write(res: ServerResponse, method: string, answer: Reply, headers: HeaderList): void {
+/** Writes the status line and headers of `answer` (Content-Type and Content-Length added); returns the body's text. */
+export function writeHead(res: ServerResponse, answer: Reply, headers: HeaderList): string | undefined {
   const status = answer.status;
   const text = replyText(answer);
   if (text !== undefined) {
@@ -106,17 +108,30 @@ function write(res: ServerResponse, method: string, answer: Reply, headers: Head
     headers.set('Content-Length', '0');
   }
   res.writeHead(status, STATUS_CODES[status], headers.flat);
+  return text;
+}
+
+function write(res: ServerResponse, method: string, answer: Reply, headers: HeaderList): void {
+  const text = writeHead(res, answer, headers);
   // HEAD gets the headers of the GET, Content-Length included, and no body (RFC 9110 §9.3.2).
   if (method === 'HEAD' || text === undefined) res.end();
   else res.end(text);
 }
 
-export function sendReply(): SandboxMiddleware {
+/** `held`: the app's connections held by `no-response` faults (src/http/faults.ts). */
+export function sendReply(held: HeldConnections = new HeldConnections()): SandboxMiddleware {
   return async function sendReplyMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
     const headers = new HeaderList();
     ctx.state.headers = headers;
     await next();
     const answer = ctx.state.reply;
+    const fault = ctx.state.fault;
+    if (fault) {
+      // A transport fault: the answer (if the operation ran, it is remembered already) is lost here.
+      ctx.respond = false;
+      loseAnswer(ctx, fault, answer, headers, held, writeHead);
+      return;
+    }
     if (answer === undefined) {
       // Answered the Koa way (ctx.body): Koa responds, with the staged headers.
       for (let i = 0; i < headers.flat.length; i += 2) ctx.set(headers.flat[i]!, headers.flat[i + 1]!);

@@ -9,7 +9,10 @@
  * - a deprecation is announced (`ctx.state.deprecation` and its headers), over the registry's;
  * - an answer (an error, an expired key) is thrown before authentication and before `idempotency`,
  *   so the operation never runs and its 500 or 429 is never remembered under an Idempotency-Key;
- * - a job effect waits for the handler: `scenarios` reaches `createJob` through the handler input.
+ * - a job effect waits for the handler: `scenarios` reaches `createJob` through the handler input;
+ * - a transport fault (contract §4.2) is handed to `sendReply` on `ctx.state.fault`: `before`, the
+ *   operation never runs; `after`, it runs (idempotency and the journal keep its answer) and only
+ *   the writing is replaced.
  */
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
@@ -20,6 +23,7 @@ import { announceDeprecation } from './announce-deprecation.js';
 import { requestTime } from './identify-caller.js';
 import { parsePrefer } from '../protocol/prefer.js';
 import { rateLimitSubject, scenarioRateLimitExceeded } from '../protocol/rate-limit.js';
+import { answeredNothing } from './faults.js';
 import { stageHeader } from './reply.js';
 
 export const PREFER_SCENARIO = 'scenario';
@@ -97,7 +101,14 @@ async function runScenarios(ctx: SandboxContext, next: Next): Promise<void> {
     const plan = scenarios.plan(known);
     if (plan.delayMs) await realDelay(ctx, plan.delayMs);
     if (plan.deprecate) announceDeprecation(ctx, { operationId: operation.operationId, ...plan.deprecate });
+    // A fault is acted out by `sendReply`; before the operation, most faults leave nothing to answer,
+    // and `truncated-response` cuts the answer the request would get without the operation: the
+    // scenario's own (a 429 cut short) or a 500.
+    const fault = plan.fault;
+    if (fault) ctx.state.fault = fault;
+    if (answeredNothing(fault)) return;
     if (plan.answer) throw answer(ctx, plan.answer);
+    if (fault?.when === 'before') throw new ApiError('internal_error', { message: MESSAGES.internal });
     await next();
   } finally {
     const applied = scenarios.preferenceApplied();

@@ -7,6 +7,9 @@
  * Places are allocated as requests arrive, up to the capacity, then reused: a journal of 1,000,000
  * costs nothing at boot or reset, only what its requests fill. `clear` drops the places in O(1).
  */
+
+/** The name of the transport fault that lost an answer (`connection-reset`, …: src/scenarios/fault-effect.ts). */
+export type JournalFault = string;
 import { parse as parseQuery } from 'node:querystring';
 
 export interface JournalEntry {
@@ -15,13 +18,16 @@ export interface JournalEntry {
   /** Including `/v1`, without the query. */
   path: string;
   query: Record<string, string | string[]>;
-  status: number;
+  /** The status sent; with a fault after the operation, the status of the answer lost; null when nothing was answered. */
+  status: number | null;
   account_id: string | null;
   api_key_id: string | null;
   operation_id: string | null;
   idempotent_replayed: boolean;
   /** Ids of the scenario activations that acted on it; a `Prefer`-requested one is `prefer:<name>`. */
   scenario_ids: string[];
+  /** The transport fault that lost its answer (`connection-reset`, …, contract §4.2); null when none. */
+  fault: JournalFault | null;
   /** Virtual clock at arrival, ISO 8601 with milliseconds. */
   timestamp: string;
   /** The JSON body as sent (before defaults were filled in); null when none was sent or it was not JSON. */
@@ -41,12 +47,13 @@ export interface JournalArrival {
 
 /** What is known once it is answered. */
 export interface JournalOutcome {
-  status: number;
+  status: number | null;
   account_id: string | null;
   api_key_id: string | null;
   operation_id: string | null;
   idempotent_replayed: boolean;
   scenario_ids: readonly string[];
+  fault: JournalFault | null;
   /** The body text as sent, when it was read (parsed as JSON when listed). */
   raw_body: string | undefined;
   /** Arrival on the caller's account clock, when it has its own (contract §4.1); else the arrival's. */
@@ -82,12 +89,13 @@ class Slot {
   path = '';
   querystring = '';
   at = 0;
-  status = 0;
+  status: number | null = 0;
   account_id: string | null = null;
   api_key_id: string | null = null;
   operation_id: string | null = null;
   idempotent_replayed = false;
   scenario_ids: readonly string[] = NO_SCENARIOS;
+  fault: JournalFault | null = null;
   raw_body: string | undefined = undefined;
 
   entry(): JournalEntry {
@@ -103,6 +111,7 @@ class Slot {
       operation_id: this.operation_id,
       idempotent_replayed: this.idempotent_replayed,
       scenario_ids: [...this.scenario_ids],
+      fault: this.fault,
       timestamp: new Date(this.at).toISOString(),
       body: parseBody(this.raw_body),
     };
@@ -157,6 +166,7 @@ export class RequestJournal {
     slot.querystring = arrival.querystring;
     slot.at = arrival.at;
     slot.scenario_ids = NO_SCENARIOS;
+    slot.fault = null;
     slot.raw_body = undefined;
     this.head = (this.head + 1) % this.capacity;
     this.size = Math.min(this.size + 1, this.capacity);
@@ -179,6 +189,7 @@ export class RequestJournal {
     slot.operation_id = outcome.operation_id;
     slot.idempotent_replayed = outcome.idempotent_replayed;
     slot.scenario_ids = outcome.scenario_ids.length === 0 ? NO_SCENARIOS : outcome.scenario_ids;
+    slot.fault = outcome.fault;
     slot.raw_body = outcome.raw_body;
     if (outcome.at !== undefined) slot.at = outcome.at;
   }

@@ -12,7 +12,7 @@ import { isoTimestamp, VirtualClock, type RealTimeSource } from '../clock/virtua
 import type { JobOutcomeRule } from '../jobs/outcome.js';
 import { settleDueJobs, settleJob, settleJobs, type SettleContext } from '../jobs/settle.js';
 import type { JobSettings } from '../jobs/settings.js';
-import { IdGenerator, RequestIdGenerator } from '../random.js';
+import { IdGenerator, Prng, RequestIdGenerator } from '../random.js';
 import { DeprecationRegistry, parseDeprecation } from '../protocol/deprecation.js';
 import { IdempotencyStore } from '../protocol/idempotency-store.js';
 import { RateLimiter } from '../protocol/rate-limiter.js';
@@ -95,7 +95,7 @@ export class World implements HandlerServices {
     this.realTime = realTime;
     this.sharedTime = { clock: this.clock, rateLimiter: this.rateLimiter, services: this };
     this.journal = new RequestJournal(options.journalSize);
-    const scenarios = new ScenarioEngine({ catalog: blueprint.scenarioCatalog, operations: blueprint.operations, store: this.store, clock: this.clock });
+    const scenarios = new ScenarioEngine({ catalog: blueprint.scenarioCatalog, operations: blueprint.operations, store: this.store, clock: this.clock, chance: new Prng(`scenario-chance:${options.seed}`) });
     this.scenarios = scenarios;
     this.jobOutcomeRules = [scenarios.jobOutcomeRule];
     // Both sources were checked at load (fixture file, options), so parsing cannot fail here.

@@ -6,6 +6,7 @@
  *   rate-limited
  *   slow-responses;delay_ms=200
  *   crawl-fails;account_id=acct_free_default;times=2;error_code=site_unreachable
+ *   connection-reset;probability=0.2;when=after
  */
 import { parsePrefer } from '../protocol/prefer.js';
 import { SCOPE_KEYS } from './definition.js';
@@ -24,6 +25,8 @@ export function parseBootScenario(spec: string): ActivationInput {
     if (key === 'times') {
       if (!/^[1-9]\d{0,8}$/.test(value)) throw new ScenarioActivationError({ times: [`must be a positive integer, got ${JSON.stringify(value)}`] });
       input.times = Number(value);
+    } else if (key === 'probability') {
+      input.probability = parseProbability(value);
     } else if ((SCOPE_KEYS as readonly string[]).includes(key)) {
       input[key as 'account_id' | 'api_key_id' | 'operation_id'] = value;
     } else {
@@ -32,4 +35,13 @@ export function parseBootScenario(spec: string): ActivationInput {
   }
   input.params = params;
   return input;
+}
+
+/** A decimal from 0 to 1 (`0.2`, `1`, `.5`); anything else is refused naming the key. */
+function parseProbability(value: string): number {
+  const probability = /^(?:0|1|0?\.\d{1,15}|1\.0*|0\.)$/.test(value) ? Number(value) : Number.NaN;
+  if (!(probability >= 0 && probability <= 1)) {
+    throw new ScenarioActivationError({ probability: [`must be a number from 0 to 1, got ${JSON.stringify(value)}`] });
+  }
+  return probability;
 }

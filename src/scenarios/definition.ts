@@ -20,6 +20,7 @@ import { DeprecationRuleError, parseDeprecation } from '../protocol/deprecation.
 import type { JobOutcomeDecision } from '../jobs/outcome.js';
 import { compileQuerySchema, compileSchema, describeSchemaError } from '../operations/validation.js';
 import type { JsonSchema } from '../operations/types.js';
+import { FAULT_SHAPE, resolveFault, type FaultEffect } from './fault-effect.js';
 import { check, type Problem, type Shape } from './shape.js';
 
 /** The longest `delay_ms` an effect may ask for: long enough for any client timeout test, short enough for a test run. */
@@ -29,6 +30,8 @@ export const MAX_RETRY_AFTER_SECONDS = 86_400;
 
 /** Names that scope an activation; a param may not take one (boot specs and Prefer share one list). */
 export const SCOPE_KEYS = ['account_id', 'api_key_id', 'operation_id', 'times'] as const;
+/** Names an activation takes beside its scope and params (contract §4.2); not a param name either. */
+export const ACTIVATION_KEYS = [...SCOPE_KEYS, 'probability'] as const;
 
 const PARAM_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
@@ -42,7 +45,7 @@ const MATCH_SHAPE: Shape = {
 };
 
 function paramName(name: string): string | undefined {
-  if (PARAM_NAME.test(name) && !([...SCOPE_KEYS, 'name'] as string[]).includes(name)) return undefined;
+  if (PARAM_NAME.test(name) && !([...ACTIVATION_KEYS, 'name'] as string[]).includes(name)) return undefined;
   return `invalid name '${name}' (lowercase letters, digits and _, not a scope key)`;
 }
 
@@ -80,6 +83,7 @@ export const EFFECT_SHAPE: Shape = {
       },
     },
     expire_key: { kind: 'true' },
+    fault: FAULT_SHAPE,
     deprecate: {
       kind: 'object',
       required: ['deprecated_at', 'sunset', 'link'],
@@ -110,6 +114,8 @@ export interface ResolvedEffect {
   delayMs?: number;
   error?: ErrorEffect;
   expireKey?: true;
+  /** The answer lost on the way (contract §4.2). */
+  fault?: FaultEffect;
   /** Whole-second epoch ms and the link, checked against the six-month rule. */
   deprecate?: { deprecatedAt: number; sunset: number; link: string };
   job?: JobOutcomeDecision;
@@ -361,6 +367,7 @@ function resolveEffect(effect: Record<string, unknown>): ResolvedEffect {
     delay_ms?: number;
     error?: ErrorEffect;
     expire_key?: true;
+    fault?: Parameters<typeof resolveFault>[0];
     deprecate?: { deprecated_at: string; sunset: string; link: string };
     job?: JobOutcomeDecision;
   };
@@ -370,6 +377,7 @@ function resolveEffect(effect: Record<string, unknown>): ResolvedEffect {
   if (raw.delay_ms !== undefined) resolved.delayMs = raw.delay_ms;
   if (raw.error) resolved.error = raw.error;
   if (raw.expire_key) resolved.expireKey = true;
+  if (raw.fault) resolved.fault = resolveFault(raw.fault);
   if (raw.job) resolved.job = raw.job;
   if (raw.deprecate) {
     try {

@@ -20,9 +20,11 @@ import type { FieldErrors } from '../errors/api-error.js';
 import { formatWord } from '../protocol/prefer.js';
 import type { JobOutcomeDecision, JobOutcomeRule, JobScenarioSource } from '../jobs/outcome.js';
 import type { OperationDef } from '../operations/types.js';
+import type { Prng } from '../random.js';
 import type { Store } from '../store/store.js';
 import type { ScenarioCatalog } from './catalog.js';
 import { ScenarioParamsError, type ErrorEffect, type ResolvedEffect, type ResolvedRule, type ScenarioDefinition } from './definition.js';
+import type { FaultEffect } from './fault-effect.js';
 
 export interface ActivationInput {
   name: string;
@@ -30,6 +32,8 @@ export interface ActivationInput {
   api_key_id?: string | null;
   operation_id?: string | null;
   times?: number | null;
+  /** The chance (0–1) it acts on each matching request, drawn from the seed (contract §4.2); default 1. */
+  probability?: number | null;
   params?: Record<string, unknown>;
 }
 
@@ -42,6 +46,7 @@ export interface ActiveScenarioView {
   operation_id: string | null;
   times: number | null;
   remaining: number | null;
+  probability: number;
   params: Record<string, unknown>;
   activated_at: string;
 }
@@ -70,6 +75,8 @@ export interface RequestPlan {
   deprecate?: NonNullable<ResolvedEffect['deprecate']>;
   /** The scenario's answer in place of the operation's. */
   answer?: { error: ErrorEffect } | { expireKey: true };
+  /** The answer lost on the way (before the operation runs, or after). */
+  fault?: FaultEffect;
 }
 
 /** One activation: admin-made (listed, counted) or requested by one request's Prefer header. */
@@ -88,6 +95,8 @@ export class Activation {
     readonly activatedAt: string,
     /** Activation order (1, 2, …): the newer acts first. 0 for a requested one, which is not indexed. */
     readonly seq: number,
+    /** The chance it acts on a matching request; 1 for a requested one (Prefer always acts). */
+    readonly probability = 1,
   ) {
     this.remaining = times;
   }
@@ -110,6 +119,7 @@ export class Activation {
       operation_id: this.scope.operationId,
       times: this.times,
       remaining: this.remaining,
+      probability: this.probability,
       params: structuredClone(this.params),
       activated_at: this.activatedAt,
     };
@@ -128,6 +138,8 @@ interface Candidate {
 /** The scenarios matching one request, and which of them acted on it. */
 export class RequestScenarios implements JobScenarioSource {
   private readonly applied: Activation[] = [];
+  /** Activations whose draw said "not this request": none of their parts act on it, jobs included. */
+  private readonly declined = new Set<Activation>();
 
   constructor(
     private readonly engine: ScenarioEngine,
@@ -138,7 +150,14 @@ export class RequestScenarios implements JobScenarioSource {
   /** Picks each part from the first matching rule that sets it and counts the activations used. */
   plan(hasApiKey: boolean): RequestPlan {
     const plan: RequestPlan = {};
+    const drawn = new Set<Activation>();
     for (const { activation, rule } of this.candidates) {
+      // One draw per activation and request, in precedence order, only for requests in its scope.
+      if (!drawn.has(activation)) {
+        drawn.add(activation);
+        if (!this.engine.chance(activation)) this.declined.add(activation);
+      }
+      if (this.declined.has(activation)) continue;
       const effect = rule.effect;
       let used = false;
       if (effect.delayMs !== undefined && plan.delayMs === undefined) {
@@ -157,6 +176,10 @@ export class RequestScenarios implements JobScenarioSource {
         plan.answer = { expireKey: true };
         used = true;
       }
+      if (effect.fault && !plan.fault) {
+        plan.fault = effect.fault;
+        used = true;
+      }
       if (used) this.use(activation);
     }
     return plan;
@@ -170,7 +193,7 @@ export class RequestScenarios implements JobScenarioSource {
     const merged: Record<string, unknown> = {};
     for (const { activation, rule } of this.candidates) {
       const job = rule.effect.job;
-      if (!job || !(activation.live || this.applied.includes(activation))) continue;
+      if (!job || this.declined.has(activation) || !(activation.live || this.applied.includes(activation))) continue;
       let used = false;
       for (const [key, value] of Object.entries(job)) {
         if (merged[key] === undefined && value !== undefined) {
@@ -276,6 +299,8 @@ export interface ScenarioEngineDeps {
   operations: readonly OperationDef[];
   store: Store;
   clock: VirtualClock;
+  /** The seeded stream of `probability` draws: its own, so drawing never moves the id streams. */
+  chance: Prng;
 }
 
 export class ScenarioEngine {
@@ -310,9 +335,11 @@ export class ScenarioEngine {
     const definition = this.definition(input.name);
     const { params, rules } = resolveParams(definition, input.params ?? {}, mode, 'params.');
     const scope = this.checkScope(input, definition.name, rules);
+    const probability = input.probability ?? 1;
+    if (!(probability >= 0 && probability <= 1)) throw new ScenarioActivationError({ probability: [`must be a number from 0 to 1, got ${String(probability)}`] });
     this.counter += 1;
     const id = `scn_${this.counter.toString().padStart(6, '0')}`;
-    const activation = new Activation(id, definition, scope, input.times ?? null, params, rules, isoTimestamp(this.deps.clock.now()), this.counter);
+    const activation = new Activation(id, definition, scope, input.times ?? null, params, rules, isoTimestamp(this.deps.clock.now()), this.counter, probability);
     this.active.set(id, activation);
     this.index.add(activation);
     return activation.view();
@@ -379,6 +406,16 @@ export class ScenarioEngine {
       if (activation.rules.some((rule) => rule.effect.deprecate !== undefined && ruleMatches(rule, operation))) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether the activation acts on this request: always at probability 1 (no draw, so activations
+   * without chance never move the stream), never at 0, else a draw from the seeded stream.
+   */
+  chance(activation: Activation): boolean {
+    if (activation.probability >= 1) return true;
+    if (activation.probability <= 0) return false;
+    return this.deps.chance.next() < activation.probability;
   }
 
   /** Counts one request (or job) against the activation's `times`; the last one retires it. */

@@ -8,7 +8,7 @@ import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from 
 import { mockServers } from '../support/protocol.js';
 import { activate, journal } from '../support/scenarios.js';
 
-const FIELDS = ['request_id', 'method', 'path', 'query', 'status', 'account_id', 'api_key_id', 'operation_id', 'idempotent_replayed', 'scenario_ids', 'timestamp', 'body'];
+const FIELDS = ['request_id', 'method', 'path', 'query', 'status', 'account_id', 'api_key_id', 'operation_id', 'idempotent_replayed', 'scenario_ids', 'fault', 'timestamp', 'body'];
 
 describe('GET /__admin/requests (contract §3.4)', () => {
   it('contract §3.4: records a /v1 request with every field, the body as sent and the virtual time', async () => {
@@ -35,6 +35,7 @@ describe('GET /__admin/requests (contract §3.4)', () => {
       operation_id: 'crawlSite',
       idempotent_replayed: false,
       scenario_ids: [],
+      fault: null,
       timestamp: '2026-01-15T12:00:01.500Z',
       body: sent,
     });
@@ -165,7 +166,7 @@ describe('clearing and bounds (contract §3.4)', () => {
 
   it('contract §3.4: the ring buffer holds exactly its capacity across many wraps, and lists only answered requests', () => {
     const ring = new RequestJournal(5);
-    const outcome = { status: 200, account_id: null, api_key_id: null, operation_id: null, idempotent_replayed: false, scenario_ids: [], raw_body: undefined };
+    const outcome = { status: 200, account_id: null, api_key_id: null, operation_id: null, idempotent_replayed: false, scenario_ids: [], fault: null, raw_body: undefined };
     const arrive = (n: number) => ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: `n=${n}`, at: Date.parse(FROZEN_AT) });
     for (let n = 1; n <= 23; n++) ring.finish(arrive(n), outcome);
     const inFlight = arrive(24);
@@ -181,7 +182,7 @@ describe('clearing and bounds (contract §3.4)', () => {
 
   it('contract §3.4: a request still running when its place is taken by newer ones, or when the journal is emptied, is not recorded', () => {
     const ring = new RequestJournal(2);
-    const outcome = { status: 200, account_id: null, api_key_id: null, operation_id: null, idempotent_replayed: false, scenario_ids: ['sc_1'], raw_body: undefined };
+    const outcome = { status: 200, account_id: null, api_key_id: null, operation_id: null, idempotent_replayed: false, scenario_ids: ['sc_1'], fault: null, raw_body: undefined };
     const arrive = (n: number) => ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: '', at: 0 });
     const slow = arrive(1);
     ring.finish(arrive(2), outcome);

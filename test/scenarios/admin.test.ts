@@ -7,7 +7,19 @@ import { runCli, startCli, type RunningCli } from '../support/cli.js';
 import { mockServers } from '../support/protocol.js';
 import { activate, activeScenarios } from '../support/scenarios.js';
 
-const SHIPPED = ['crawl-fails', 'deprecated-operations', 'keys-expired', 'rate-limited', 'server-error', 'slow-responses'];
+// Contract §3.5 and §4.2 (the transport faults), in the catalog's order.
+const SHIPPED = [
+  'connection-reset',
+  'crawl-fails',
+  'deprecated-operations',
+  'empty-response',
+  'keys-expired',
+  'no-response',
+  'rate-limited',
+  'server-error',
+  'slow-responses',
+  'truncated-response',
+];
 
 describe('GET /__admin/scenarios (contract §3.5)', () => {
   it('contract §3.5: lists every shipped scenario with its description and declared params, and the active ones', async () => {
@@ -19,6 +31,10 @@ describe('GET /__admin/scenarios (contract §3.5)', () => {
     for (const scenario of res.body.available) expect(scenario.description.length).toBeGreaterThan(40);
     const params = Object.fromEntries(res.body.available.map((s: { name: string; params: object }) => [s.name, Object.keys(s.params)]));
     expect(params).toEqual({
+      'connection-reset': ['when'],
+      'empty-response': ['when'],
+      'no-response': ['when', 'after_ms'],
+      'truncated-response': ['when'],
       'crawl-fails': ['error_code', 'error'],
       'deprecated-operations': ['deprecated_at', 'sunset', 'link'],
       'keys-expired': [],
@@ -42,6 +58,7 @@ describe('POST /__admin/scenarios (contract §3.5)', () => {
       operation_id: 'getStatus',
       times: 3,
       remaining: 3,
+      probability: 1,
       params: { delay_ms: 1000 },
       activated_at: FROZEN_AT,
     });
@@ -148,7 +165,7 @@ describe('boot scenarios and reset (contract §1, §3.1, §3.5)', () => {
   });
 
   it.each([
-    ['nope', /^scenario: "nope": name: unknown scenario 'nope' \(available: crawl-fails,/],
+    ['nope', /^scenario: "nope": name: unknown scenario 'nope' \(available: connection-reset, crawl-fails,/],
     ['rate-limited;retry_after=soon', /^scenario: "rate-limited;retry_after=soon": params\.retry_after: must be of type integer or null$/],
     ['server-error;times=0', /^scenario: "server-error;times=0": times: must be a positive integer, got "0"$/],
     ['server-error;account_id=acct_nope', /^scenario: "server-error;account_id=acct_nope": account_id: No such account: 'acct_nope'\.$/],

@@ -99,7 +99,7 @@ describe('Prefer: scenario=<name> (contract §3.5)', () => {
   it('§7.1: an unknown scenario, a bad param or a missing name is 400 bad_request naming the Prefer header', async () => {
     const c = client(makeApp());
     const cases: Array<[string, RegExp]> = [
-      ['scenario=no-such-thing', /unknown scenario 'no-such-thing' \(available: crawl-fails, deprecated-operations, keys-expired, rate-limited, server-error, slow-responses\)/],
+      ['scenario=no-such-thing', /unknown scenario 'no-such-thing' \(available: connection-reset, crawl-fails, deprecated-operations, empty-response, keys-expired, no-response, rate-limited, server-error, slow-responses, truncated-response\)/],
       ['scenario=rate-limited; retry_after=soon', /retry_after: must be of type integer or null/],
       ['scenario=server-error; retry_after=5', /retry_after: is not a param of 'server-error' \(its params: none\)/],
       ['scenario', /give a scenario name/],

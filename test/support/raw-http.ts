@@ -17,11 +17,14 @@ export class RawConnection {
   readonly responses: RawResponse[] = [];
   /** `end` (the server closed cleanly), `error: <code>` (a reset), or undefined while open. */
   ended: string | undefined;
+  /** Every byte received, complete responses or not (a truncated one is only here). */
+  private readonly chunks: Buffer[] = [];
   private buffer = Buffer.alloc(0);
   private waiters: Array<() => void> = [];
 
   constructor(readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => {
+      this.chunks.push(chunk);
       this.buffer = Buffer.concat([this.buffer, chunk]);
       this.parse();
       this.wake();
@@ -60,6 +63,10 @@ export class RawConnection {
     return this.ended;
   }
 
+  get received(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+
   private wake(): void {
     const waiters = this.waiters;
     this.waiters = [];
@@ -70,23 +77,36 @@ export class RawConnection {
     for (;;) {
       const end = this.buffer.indexOf('\r\n\r\n');
       if (end === -1) return;
-      const [statusLine, ...lines] = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
+      const { status, headers } = parseHead(this.buffer.subarray(0, end));
       const length = Number(headers['content-length'] ?? 0);
       if (this.buffer.length < end + 4 + length) return;
       const body = this.buffer.subarray(end + 4, end + 4 + length).toString('utf8');
       this.buffer = this.buffer.subarray(end + 4 + length);
-      this.responses.push({ status: Number(statusLine!.split(' ')[1]), headers, body });
+      this.responses.push({ status, headers, body });
     }
   }
 }
 
+/** The status line's code and the headers (lower-cased names) of a response head. */
+export function parseHead(head: Buffer): { status: number; headers: Record<string, string> } {
+  const [statusLine, ...lines] = head.toString('latin1').split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(statusLine!.split(' ')[1]), headers };
+}
+
+/** A request as bytes, with a JSON `body` and its Content-Length when given. */
+export function rawRequest(method: string, path: string, headers: Record<string, string> = {}, body?: unknown): string {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  const sized = body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) };
+  const lines = Object.entries({ Host: '127.0.0.1', ...headers, ...sized }).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `${method} ${path} HTTP/1.1\r\n${lines.join('')}\r\n${text}`;
+}
+
 /** A GET request as bytes. */
 export function rawGet(path: string, headers: Record<string, string> = {}): string {
-  const lines = Object.entries({ Host: '127.0.0.1', ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `GET ${path} HTTP/1.1\r\n${lines.join('')}\r\n`;
+  return rawRequest('GET', path, headers);
 }
