@@ -5,14 +5,14 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   // Same as .prettierignore's generated files; ESLint already skips node_modules.
-  { ignores: ['dist/', 'coverage/', 'src/store/fixture-validator.generated.*'] },
+  { ignores: ['dist/', 'coverage/', 'src/fixture/fixture-validator.generated.*'] },
   tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       parserOptions: {
         // tsconfig.json for files it includes; JavaScript outside it (this file, scripts/*.mjs) gets
         // the service's default project.
-        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs'] },
+        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -30,17 +30,26 @@ export const LAYERS = [
 /** Modules below this layer must not import Koa (or its router, body parser, compose). */
 export const FIRST_KOA_LAYER = 'http';
 
+/** @param {string} text */
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The path pattern (as dependency-cruiser matches it, relative to the project root) of one unit. */
+/**
+ * The path pattern (as dependency-cruiser matches it, relative to the project root) of one unit.
+ * @param {string} unit
+ */
 export function unitPattern(unit) {
   return unit.endsWith('/') ? `^src/${escape(unit)}` : `^src/${escape(unit)}$`;
 }
 
+/** @param {string[]} units */
 const anyOf = (units) => units.map(unitPattern).join('|');
 
-/** The forbidden rules of dependency-cruiser, generated from LAYERS. */
+/**
+ * The forbidden rules of dependency-cruiser, generated from LAYERS.
+ * @param {Layer[]} [layers]
+ */
 export function layerRules(layers = LAYERS) {
+  /** @type {object[]} */
   const rules = [];
   const allUnits = layers.flatMap((layer) => layer.units);
   layers.forEach((layer, index) => {

@@ -53,7 +53,7 @@ describe('issue 15.5: the linter and the formatter', () => {
   it('issue 15.5: prettier writes 140 columns with single quotes, and leaves generated files and markdown alone', async () => {
     expect(await prettier.resolveConfig(path('src/app.ts'))).toMatchObject({ printWidth: 140, singleQuote: true });
     const ignorePath = path('.prettierignore');
-    for (const file of ['src/store/fixture-validator.generated.js', 'package-lock.json', 'README.md', 'BENCHMARKS.md']) {
+    for (const file of ['src/fixture/fixture-validator.generated.js', 'package-lock.json', 'README.md', 'BENCHMARKS.md']) {
       expect((await prettier.getFileInfo(path(file), { ignorePath })).ignored, file).toBe(true);
     }
     expect((await prettier.getFileInfo(path('src/app.ts'), { ignorePath })).ignored).toBe(false);

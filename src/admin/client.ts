@@ -72,7 +72,8 @@ export class AdminError extends Error {
 /** `?a=1&b=2` of the defined members, or '' when there are none. */
 function queryString(query: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
-  return search.toString() ? `?${search}` : '';
+  const encoded = search.toString();
+  return encoded ? `?${encoded}` : '';
 }
 
 export class AdminClient {

@@ -6,7 +6,8 @@
  */
 import { parseInstant, type ClockMode } from '../clock/virtual-clock.js';
 
-export type AccountClockSetting = 'shared' | 'frozen' | 'running' | string;
+// `string & {}`: any ISO instant, while editors still offer the three names.
+export type AccountClockSetting = 'shared' | 'frozen' | 'running' | (string & {});
 
 /** What the account's clock was at creation; `undefined` mode = shared. */
 export interface ClockBirth {
@@ -18,7 +19,7 @@ export interface ClockBirth {
 /** Reads the `clock` field of `POST /__admin/accounts`; `undefined` when it is not one of the forms. */
 export function clockBirth(setting: AccountClockSetting | undefined, sharedNow: number): ClockBirth | undefined {
   if (setting === undefined || setting === 'shared') return { mode: undefined, start: sharedNow };
-  if (setting === 'frozen' || setting === 'running') return { mode: setting, start: sharedNow };
+  if (setting === 'frozen' || setting === 'running') return { mode: setting === 'frozen' ? 'frozen' : 'running', start: sharedNow };
   const at = parseInstant(setting);
   return at === undefined ? undefined : { mode: 'frozen', start: at };
 }

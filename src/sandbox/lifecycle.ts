@@ -42,7 +42,7 @@ export function resetAccount(world: World, id: string): AccountStore | undefined
     if (name === 'api_keys') continue;
     const collection = fresh.collection(name) as unknown as Collection<AnyRecord>;
     // Oldest first, as taken: re-inserted in the same order, so lists come out in the same order.
-    for (const record of records[name]) collection.insert(record as AnyRecord);
+    for (const record of records[name]) collection.insert(record);
   }
   const tokens = new Map(birth.tokens);
   for (const key of records.api_keys) world.store.addApiKey(id, key, tokens.get(key.id) ?? '');

@@ -25,7 +25,7 @@ import { parseBootScenario } from '../scenarios/boot-spec.js';
 import { populateAccount, type AccountSeeder } from '../fixture/account-template.js';
 import type { AccountTemplate, LoadedFixture } from '../fixture/fixture-file.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
-import type { AccountRecord, ApiKeyRecord, JobRecord, KeyAccess, Plan } from '../store/records.js';
+import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from '../store/records.js';
 import { Store, type AccountStore } from '../store/store.js';
 import type { ClockBirth } from './account-clock.js';
 import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenant.js';

@@ -3,6 +3,7 @@
  * as the client with retries, and each comment says what got actually saw.
  */
 import { readFileSync } from 'node:fs';
+import { runInThisContext } from 'node:vm';
 import { transformSync } from 'esbuild';
 import got from 'got';
 import { describe, expect, it } from 'vitest';
@@ -25,7 +26,8 @@ describe('README "Transport faults" (issue 17.4)', () => {
     const code = blocks.join('\n').replace("import got from 'got';\n", '');
     // TypeScript as written in the README, its types stripped the way the reader's toolchain would.
     const source = transformSync(`async function run(mock, got) {\n${code}\nreturn { seen, created, state };\n}`, { loader: 'ts' }).code;
-    const run = new Function(`${source}\nreturn run;`)() as Run;
+    // Compiled as a script of its own (node:vm), as the reader's file would be; it returns the function.
+    const run = runInThisContext(`(${source.trim().replace(/;$/, '')})`) as Run;
     const { seen, created, state } = await run(mock, got);
     // Each comment names the error got retried on, in order.
     const documented = blocks[0]!
