@@ -124,7 +124,12 @@ function loadWithWrk(url: string, options: LoadOptions): Promise<LoadResult> {
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   if ((options.method ?? 'GET') !== 'GET' || options.body !== undefined) {
     wrkScripts ??= mkdtempSync(join(tmpdir(), 'ccm-bench-'));
-    const script = join(wrkScripts, `${options.method ?? 'GET'}-${Buffer.from(options.body ?? '').toString('hex').slice(0, 32)}.lua`);
+    const script = join(
+      wrkScripts,
+      `${options.method ?? 'GET'}-${Buffer.from(options.body ?? '')
+        .toString('hex')
+        .slice(0, 32)}.lua`,
+    );
     writeFileSync(script, `wrk.method = ${JSON.stringify(options.method ?? 'GET')}\nwrk.body = ${JSON.stringify(options.body ?? '')}\n`);
     args.push('-s', script);
   }
@@ -151,7 +156,10 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 export function fmt(n: number, digits = 0): string {

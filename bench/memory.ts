@@ -53,7 +53,13 @@ async function idempotencySoak() {
   const atCap = heapMiB();
   for (let i = IDEMPOTENCY_KEYS_PER_ACCOUNT; i < WRITES; i++) await write(i);
   const after = heapMiB();
-  return { before, atCap, after, keysHeld: app.sandbox.idempotency.size, bytesPerKeyToCap: ((atCap - before) * 2 ** 20) / IDEMPOTENCY_KEYS_PER_ACCOUNT };
+  return {
+    before,
+    atCap,
+    after,
+    keysHeld: app.sandbox.idempotency.size,
+    bytesPerKeyToCap: ((atCap - before) * 2 ** 20) / IDEMPOTENCY_KEYS_PER_ACCOUNT,
+  };
 }
 
 async function journalSoak() {
@@ -63,7 +69,7 @@ async function journalSoak() {
   const bootMs = performance.now() - started;
   const handler = listenerOf(app);
   const booted = heapMiB();
-  for (let i = 0; i < WRITES; i++) await expectStatus(handler, { path: "/v1/status", headers: FREE }, 200);
+  for (let i = 0; i < WRITES; i++) await expectStatus(handler, { path: '/v1/status', headers: FREE }, 200);
   const after = heapMiB();
   started = performance.now();
   const cleared = app.sandbox.journal.clear();
@@ -72,7 +78,16 @@ async function journalSoak() {
   app.sandbox.reset();
   const resetMs = performance.now() - started;
   const afterReset = heapMiB();
-  return { bootMs, bootMiB: booted - empty, after: after - booted, bytesPerEntry: ((after - booted) * 2 ** 20) / WRITES, cleared, clearMs, resetMs, afterReset: afterReset - empty };
+  return {
+    bootMs,
+    bootMiB: booted - empty,
+    after: after - booted,
+    bytesPerEntry: ((after - booted) * 2 ** 20) / WRITES,
+    cleared,
+    clearMs,
+    resetMs,
+    afterReset: afterReset - empty,
+  };
 }
 
 async function statusMedianUs(handler: RequestListener): Promise<number> {

@@ -115,10 +115,20 @@ async function measure(server: ChildServer, e: Endpoint, seconds: number): Promi
   const cpuBefore = cpuMs(server.child.pid!);
   const result = await load(
     `${server.url}${e.path}`,
-    { method: e.method, headers: { ...PAID, 'content-type': 'application/json' }, ...(e.body ? { body: e.body } : {}), connections: CONNECTIONS, seconds },
+    {
+      method: e.method,
+      headers: { ...PAID, 'content-type': 'application/json' },
+      ...(e.body ? { body: e.body } : {}),
+      connections: CONNECTIONS,
+      seconds,
+    },
     DRIVER,
   );
-  return { ...result, cpuUs: ((cpuMs(server.child.pid!) - cpuBefore) * 1000) / result.total, steal: stealPercent(stealBefore, stealTicks()) };
+  return {
+    ...result,
+    cpuUs: ((cpuMs(server.child.pid!) - cpuBefore) * 1000) / result.total,
+    steal: stealPercent(stealBefore, stealTicks()),
+  };
 }
 
 /** CPU time stolen by the hypervisor, from /proc/stat (Linux); undefined elsewhere. */
@@ -173,28 +183,38 @@ async function throughput(): Promise<{ rss: number; statusRatio: number; floorRa
   out(
     `${DRIVER === 'wrk' ? 'wrk (one thread)' : 'autocannon (wrk is not installed)'}, ${CONNECTIONS} connections; servers in their own processes, each warmed up for 1 s. Every endpoint is measured in rounds ` +
       `(${ROUNDS['/v1/status'] ?? DEFAULT_ROUNDS} for GET /v1/status, ${DEFAULT_ROUNDS} for the others): a round loads each server for ${SECONDS} s, back to back in a rotating order. ` +
-      'req/s, CPU and p99 are medians over each server\'s clean cells; a ratio is the median of the ratios within each round, with their range: on a shared VM throughput drifts within a minute, and only servers measured side by side compare.',
+      "req/s, CPU and p99 are medians over each server's clean cells; a ratio is the median of the ratios within each round, with their range: on a shared VM throughput drifts within a minute, and only servers measured side by side compare.",
   );
   out();
   const stealBefore = stealTicks();
   const off = await startChild(process.execPath, sandboxArgs('off'));
   const bodies = await capture(off);
   const baseline = await startChild(process.execPath, ['--import', 'tsx', `${ROOT}bench/baseline-koa.ts`, JSON.stringify(bodies)]);
-  const floor = await startChild(process.execPath, ['--import', 'tsx', `${ROOT}bench/baseline-koa.ts`, JSON.stringify(bodies), '--with-headers']);
+  const floor = await startChild(process.execPath, [
+    '--import',
+    'tsx',
+    `${ROOT}bench/baseline-koa.ts`,
+    JSON.stringify(bodies),
+    '--with-headers',
+  ]);
   const spec = await startChild(process.execPath, sandboxArgs('spec'));
   const other = COMPARE === undefined ? undefined : await startChild(process.execPath, sandboxArgs('off', COMPARE));
   const comparisons: string[] = [];
-  out('"Koa + headers" is the same bare Koa app also sending the seven headers every /v1 response must carry and serializing the JSON per request, the way any Koa app would (`ctx.set`, `ctx.body`): what a straightforward implementation of the contract pays before doing any of its work.');
+  out(
+    '"Koa + headers" is the same bare Koa app also sending the seven headers every /v1 response must carry and serializing the JSON per request, the way any Koa app would (`ctx.set`, `ctx.body`): what a straightforward implementation of the contract pays before doing any of its work.',
+  );
   out();
   out(
-    'CPU µs/req is the server process\'s own CPU time (user + system, all its threads) per request answered, from /proc: what a request costs the server whatever limits the load generator or the hypervisor impose.',
+    "CPU µs/req is the server process's own CPU time (user + system, all its threads) per request answered, from /proc: what a request costs the server whatever limits the load generator or the hypervisor impose.",
   );
   out();
   out(
     `Only cells during which the hypervisor stole less than ${STEAL_LIMIT}% of the CPU time count: under sustained load this kind of VM is throttled, and a throttled cell says nothing about the server in it. A ratio uses the rounds where both of its cells are clean ("clean rounds", for sandbox / bare Koa). Each cell is preceded by ${PAUSE_MS} ms of idle time.`,
   );
   out();
-  out('| endpoint | clean rounds | bare Koa req/s | Koa + headers req/s | sandbox req/s | sandbox / bare Koa (range) | sandbox / Koa + headers | bare Koa CPU µs/req | sandbox CPU µs/req | bare Koa p99 ms | sandbox p99 ms | at spec quotas req/s | spec p99 ms | spec non-2xx |');
+  out(
+    '| endpoint | clean rounds | bare Koa req/s | Koa + headers req/s | sandbox req/s | sandbox / bare Koa (range) | sandbox / Koa + headers | bare Koa CPU µs/req | sandbox CPU µs/req | bare Koa p99 ms | sandbox p99 ms | at spec quotas req/s | spec p99 ms | spec non-2xx |',
+  );
   out('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   let statusRatio = NaN;
   let floorRatio = NaN;
@@ -261,7 +281,7 @@ async function inProcess(): Promise<{ bare: number; sandbox: number }> {
   out('## Cost per request in process');
   out();
   out(
-    'GET /v1/status through the app\'s callback over in-memory sockets, one request at a time: no network, no load generator. ' +
+    "GET /v1/status through the app's callback over in-memory sockets, one request at a time: no network, no load generator. " +
       'Each app runs in its own process, twice, alternately; the figure is the fastest round of 10,000 requests (the least disturbed). Bare Koa serves the same JSON as a string.',
   );
   out();
@@ -293,7 +313,9 @@ async function coldStart(): Promise<number> {
   const m = median(runs);
   out('## Cold start');
   out();
-  out(`\`node dist/cli.js --port 0\` from spawn to the first answer of GET /v1/status, 7 runs: median ${fmt(m)} ms (min ${fmt(Math.min(...runs))}, max ${fmt(Math.max(...runs))}).`);
+  out(
+    `\`node dist/cli.js --port 0\` from spawn to the first answer of GET /v1/status, 7 runs: median ${fmt(m)} ms (min ${fmt(Math.min(...runs))}, max ${fmt(Math.max(...runs))}).`,
+  );
   out();
   return m;
 }
@@ -339,7 +361,12 @@ async function pages(): Promise<number> {
     for (let i = 0; i < n; i++) {
       const id = `exp_bench${String(i).padStart(8, '0')}`;
       ids.push(id);
-      experiences.insert({ ...template, id, slug: `bench-${i}`, created_at: new Date(base + i * 1000).toISOString().replace('.000Z', 'Z') });
+      experiences.insert({
+        ...template,
+        id,
+        slug: `bench-${i}`,
+        created_at: new Date(base + i * 1000).toISOString().replace('.000Z', 'Z'),
+      });
     }
     const fill = (performance.now() - filled) / 1000;
     const server = await serve(app);
@@ -350,7 +377,9 @@ async function pages(): Promise<number> {
     const last = await probe(`${path}&starting_after=${ids[150]}`, 300);
     await server.close();
     results[n] = middle.p50;
-    out(`| ${n.toLocaleString('en-US')} | ${fmt(first.p50, 2)} / ${fmt(first.p99, 2)} | ${fmt(middle.p50, 2)} / ${fmt(middle.p99, 2)} | ${fmt(last.p50, 2)} / ${fmt(last.p99, 2)} | ${fmt(fill, 1)} |`);
+    out(
+      `| ${n.toLocaleString('en-US')} | ${fmt(first.p50, 2)} / ${fmt(first.p99, 2)} | ${fmt(middle.p50, 2)} / ${fmt(middle.p99, 2)} | ${fmt(last.p50, 2)} / ${fmt(last.p99, 2)} | ${fmt(fill, 1)} |`,
+    );
   }
   const ratio = results[1_000_000]! / results[1_000]!;
   out();
@@ -363,7 +392,9 @@ async function jobs(): Promise<number> {
   out('## Job polling against live jobs');
   out();
   out('GET /v1/jobs/{id} of random live (queued) crawl jobs, 1,000 sequential polls per cell over loopback (in process), frozen clock.');
-  out('Then the clock jumps an hour, so every job is due, and one `GET /__admin/accounts/{id}` settles and charges them all (issue 13.5: settling is O(1) per job, the state summarizes each job).');
+  out(
+    'Then the clock jumps an hour, so every job is due, and one `GET /__admin/accounts/{id}` settles and charges them all (issue 13.5: settling is O(1) per job, the state summarizes each job).',
+  );
   out();
   out('| live jobs | create time s | poll p50 ms | poll p99 ms | admin read settling all, ms | its size KiB |');
   out('|---|---|---|---|---|---|');
@@ -391,7 +422,11 @@ async function jobs(): Promise<number> {
       await res.arrayBuffer();
       samples.push(performance.now() - started);
     }
-    await fetch(`${server.url}/__admin/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 3600 }) });
+    await fetch(`${server.url}/__admin/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 3600 }),
+    });
     const settleStarted = performance.now();
     const state = await fetch(`${server.url}/__admin/accounts/acct_paid_default`);
     const stateBytes = (await state.arrayBuffer()).byteLength;
@@ -413,29 +448,48 @@ async function jobs(): Promise<number> {
 /** The `bench/memory.ts` child, run with `--expose-gc` so its heap figures are after collection. */
 function memoryChild(): Promise<MemoryReport> {
   const args = ['--expose-gc', '--import', 'tsx', `${ROOT}bench/memory.ts`];
-  return execFileAsync(process.execPath, args, { timeout: 600_000, maxBuffer: 1 << 20 }).then(({ stdout }) => JSON.parse(stdout) as MemoryReport);
+  return execFileAsync(process.execPath, args, { timeout: 600_000, maxBuffer: 1 << 20 }).then(
+    ({ stdout }) => JSON.parse(stdout) as MemoryReport,
+  );
 }
 
 interface MemoryReport {
   idempotency: { before: number; atCap: number; after: number; keysHeld: number; bytesPerKeyToCap: number };
-  journal: { bootMs: number; bootMiB: number; after: number; bytesPerEntry: number; cleared: number; clearMs: number; resetMs: number; afterReset: number };
+  journal: {
+    bootMs: number;
+    bootMiB: number;
+    after: number;
+    bytesPerEntry: number;
+    cleared: number;
+    clearMs: number;
+    resetMs: number;
+    afterReset: number;
+  };
   activations: { none: number; many: number };
 }
 
 async function memory(): Promise<number> {
   out('## Memory under long runs');
   out();
-  out('In process (`bench/memory.ts`, `--expose-gc`), heap used after forced collection; requests through the app\'s callback over in-memory sockets.');
+  out(
+    "In process (`bench/memory.ts`, `--expose-gc`), heap used after forced collection; requests through the app's callback over in-memory sockets.",
+  );
   out();
   const { idempotency: idem, journal, activations } = await memoryChild();
   const growth = idem.after - idem.atCap;
   out('| workload | measured |');
   out('|---|---|');
-  out(`| 100k PATCH writes, each with a fresh Idempotency-Key, frozen clock, one account | heap ${fmt(idem.before, 1)} MiB before, ${fmt(idem.atCap, 1)} at the 10,000-key cap (${fmt(idem.bytesPerKeyToCap)} B per key), ${fmt(idem.after, 1)} after 100k (growth after the cap: ${fmt(growth, 1)} MiB); keys held ${idem.keysHeld.toLocaleString('en-US')} |`);
+  out(
+    `| 100k PATCH writes, each with a fresh Idempotency-Key, frozen clock, one account | heap ${fmt(idem.before, 1)} MiB before, ${fmt(idem.atCap, 1)} at the 10,000-key cap (${fmt(idem.bytesPerKeyToCap)} B per key), ${fmt(idem.after, 1)} after 100k (growth after the cap: ${fmt(growth, 1)} MiB); keys held ${idem.keysHeld.toLocaleString('en-US')} |`,
+  );
   out(`| \`journalSize\` 1,000,000: boot | ${fmt(journal.bootMs)} ms, ${fmt(journal.bootMiB, 1)} MiB |`);
   out(`| 100k GET /v1/status with that journal | heap +${fmt(journal.after, 1)} MiB (${fmt(journal.bytesPerEntry)} B per entry) |`);
-  out(`| DELETE /__admin/requests of ${journal.cleared.toLocaleString('en-US')} entries; then reset | clear ${fmt(journal.clearMs, 2)} ms; reset ${fmt(journal.resetMs)} ms; heap after reset +${fmt(journal.afterReset, 1)} MiB over before boot |`);
-  out(`| GET /v1/status median, no activation vs 20k activations of another account | ${fmt(activations.none, 1)} µs vs ${fmt(activations.many, 1)} µs |`);
+  out(
+    `| DELETE /__admin/requests of ${journal.cleared.toLocaleString('en-US')} entries; then reset | clear ${fmt(journal.clearMs, 2)} ms; reset ${fmt(journal.resetMs)} ms; heap after reset +${fmt(journal.afterReset, 1)} MiB over before boot |`,
+  );
+  out(
+    `| GET /v1/status median, no activation vs 20k activations of another account | ${fmt(activations.none, 1)} µs vs ${fmt(activations.many, 1)} µs |`,
+  );
   out();
   return growth;
 }
@@ -448,12 +502,16 @@ async function main(): Promise<void> {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   out('# Benchmarks');
   out();
-  out(`Command: \`npm run bench\`. Machine: ${os.cpus().length} × ${cpu}, ${fmt(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}.`);
+  out(
+    `Command: \`npm run bench\`. Machine: ${os.cpus().length} × ${cpu}, ${fmt(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}.`,
+  );
   out();
   // `--only throughput|in-process|cold|pages|jobs|memory` runs one section (a quick look; the targets table then shows n/a).
   const only = process.argv[process.argv.indexOf('--only') + 1];
   const wanted = (section: string) => !process.argv.includes('--only') || only === section;
-  const { rss, statusRatio, floorRatio, cpuRatio } = wanted('throughput') ? await throughput() : { rss: NaN, statusRatio: NaN, floorRatio: NaN, cpuRatio: NaN };
+  const { rss, statusRatio, floorRatio, cpuRatio } = wanted('throughput')
+    ? await throughput()
+    : { rss: NaN, statusRatio: NaN, floorRatio: NaN, cpuRatio: NaN };
   const own = wanted('in-process') ? await inProcess() : { bare: NaN, sandbox: NaN };
   const cold = wanted('cold') ? await coldStart() : NaN;
   const pageRatio = wanted('pages') ? await pages() : NaN;
@@ -471,7 +529,9 @@ async function main(): Promise<void> {
   out(`| page latency 1M vs 1k within 2× | ${fmt(pageRatio, 2)} × | ${met(pageRatio, pageRatio <= 2)} |`);
   out(`| job poll with 10k live jobs vs 10 (no target; reported) | ${fmt(jobRatio, 2)} × | — |`);
   out(`| RSS after load (no target; reported) | ${fmt(rss, 1)} MiB | — |`);
-  out(`| idempotency memory flat after the per-account cap (< 2 MiB growth from 10k to 100k fresh keys) | ${fmt(idempotencyGrowth, 1)} MiB | ${met(idempotencyGrowth, idempotencyGrowth < 2)} |`);
+  out(
+    `| idempotency memory flat after the per-account cap (< 2 MiB growth from 10k to 100k fresh keys) | ${fmt(idempotencyGrowth, 1)} MiB | ${met(idempotencyGrowth, idempotencyGrowth < 2)} |`,
+  );
   out();
   out(`Whole run: ${fmt((performance.now() - started) / 1000)} s.`);
   if (process.argv.includes('--write')) writeFileSync(`${ROOT}BENCHMARKS.md`, `${report.join('\n')}\n`);

@@ -26,5 +26,7 @@ await build({
   // per-request closures included, which cost about a third of the CLI's throughput. Error classes
   // set their `name` themselves, and nothing else reads function names.
   // CommonJS dependencies inside an ES module bundle still call require().
-  banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);",
+  },
 });

@@ -86,7 +86,11 @@ export function createApp(options: CreateAppOptions = {}): MockApp {
 export function createAppWithOperations(options: CreateAppOptions, operations: readonly OperationDef[]): MockApp {
   const resolved = resolveOptions(options);
   const sandbox = new Sandbox(resolved, options.realTime, operations, ACCOUNT_SEEDERS);
-  checkDeprecatedOperations(sandbox.fixture, resolved.deprecations, operations.map((op) => op.operationId));
+  checkDeprecatedOperations(
+    sandbox.fixture,
+    resolved.deprecations,
+    operations.map((op) => op.operationId),
+  );
   const app = new Koa<SandboxState, { sandbox: Sandbox }>() as MockApp;
   app.sandbox = sandbox;
   app.context.sandbox = sandbox;

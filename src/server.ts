@@ -34,7 +34,10 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
   const handle = app.callback();
   // Node's own Host check answers bare text: `requireHostHeader` answers it in the envelope instead.
   // Koa answers every failure itself (the promise never rejects): nothing to wait for here.
-  const server = createServer({ requireHostHeader: false }, requireHostHeader(nextRequestId, (req, res) => void handle(req, res)));
+  const server = createServer(
+    { requireHostHeader: false },
+    requireHostHeader(nextRequestId, (req, res) => void handle(req, res)),
+  );
   const graceful = new GracefulClose(server);
   answerClientErrors(server, { nextRequestId, answerAhead: (socket) => graceful.answerAhead(socket) });
   await new Promise<void>((resolve, reject) => {

@@ -52,7 +52,10 @@ export function useTenant(mock: { admin: AdminClient }, options: UseTenantOption
   });
   return new Proxy({} as Tenant, {
     get(_, property) {
-      if (!current) throw new Error(`useTenant(): the tenant exists inside tests and hooks (it is created in beforeAll); read '${String(property)}' there.`);
+      if (!current)
+        throw new Error(
+          `useTenant(): the tenant exists inside tests and hooks (it is created in beforeAll); read '${String(property)}' there.`,
+        );
       return Reflect.get(current, property) as unknown;
     },
   });

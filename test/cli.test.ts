@@ -23,7 +23,24 @@ describe('contract §1: the CLI', () => {
   it('prints usage listing every flag and its environment variable, and exits 0 on --help', async () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);
-    for (const name of ['--port', 'PORT', '--host', 'HOST', '--fixtures', 'MOCK_FIXTURES', '--scenario', 'MOCK_SCENARIOS', '--seed', 'MOCK_SEED', '--clock', 'MOCK_CLOCK', '--admin-token', 'MOCK_ADMIN_TOKEN', '--rate-limit', 'MOCK_RATE_LIMIT']) {
+    for (const name of [
+      '--port',
+      'PORT',
+      '--host',
+      'HOST',
+      '--fixtures',
+      'MOCK_FIXTURES',
+      '--scenario',
+      'MOCK_SCENARIOS',
+      '--seed',
+      'MOCK_SEED',
+      '--clock',
+      'MOCK_CLOCK',
+      '--admin-token',
+      'MOCK_ADMIN_TOKEN',
+      '--rate-limit',
+      'MOCK_RATE_LIMIT',
+    ]) {
       expect(result.stdout).toContain(name);
     }
   });
@@ -103,7 +120,17 @@ describe('contract §1: the CLI', () => {
     // The request is in flight when the signal arrives: headers and half the body sent, the rest after.
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { hostname, port, method: 'POST', path: '/v1/auth/keys', headers: { Authorization: 'Bearer cc_test_free_default_key', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+        {
+          hostname,
+          port,
+          method: 'POST',
+          path: '/v1/auth/keys',
+          headers: {
+            Authorization: 'Bearer cc_test_free_default_key',
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+          },
+        },
         (res) => {
           let text = '';
           res.on('data', (d: Buffer) => (text += d.toString()));

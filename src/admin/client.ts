@@ -71,7 +71,11 @@ export class AdminError extends Error {
 
 /** `?a=1&b=2` of the defined members, or '' when there are none. */
 function queryString(query: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+  const search = new URLSearchParams(
+    Object.entries(query)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]): [string, string] => [k, String(v)]),
+  );
   const encoded = search.toString();
   return encoded ? `?${encoded}` : '';
 }
@@ -118,7 +122,10 @@ export class AdminClient {
   readonly accounts = {
     /** A new tenant: `{ account, api_key }` with `clock`, `reset()` and `delete()` (src/admin/tenant-handle.ts). */
     create: async (input: { plan?: 'free' | 'paid'; fixture?: string; name?: string; clock?: AccountClockSetting } = {}): Promise<Tenant> =>
-      tenantHandle(this, await this.request<{ account: AdminAccount; api_key: AdminApiKey & { token: string } }>('POST', '/accounts', input)),
+      tenantHandle(
+        this,
+        await this.request<{ account: AdminAccount; api_key: AdminApiKey & { token: string } }>('POST', '/accounts', input),
+      ),
     get: (id: string) => this.request<AccountStateSnapshot>('GET', `/accounts/${encodeURIComponent(id)}`),
     list: (query: { limit?: number; starting_after?: string } = {}) =>
       this.request<{ object: 'list'; data: AdminAccount[]; has_more: boolean }>('GET', `/accounts${queryString(query)}`),

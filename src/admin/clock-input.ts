@@ -34,7 +34,8 @@ export function clockTarget(clock: VirtualClock, body: { now?: string; seconds?:
   if (body.seconds === undefined) return undefined;
   const now = clock.now();
   const at = now + body.seconds * 1000;
-  if (!isInClockRange(at)) throw validationFailed({ seconds: [MESSAGES.clockAdvancePast(MAX_INSTANT, Math.floor((MAX_INSTANT_MS - now) / 1000))] });
+  if (!isInClockRange(at))
+    throw validationFailed({ seconds: [MESSAGES.clockAdvancePast(MAX_INSTANT, Math.floor((MAX_INSTANT_MS - now) / 1000))] });
   return at;
 }
 

@@ -33,7 +33,9 @@ function parseHost(host: string, scheme = 'http:'): URL | undefined {
 function isLoopbackName(hostname: string): boolean {
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   // `[::ffff:7f00:1]` is how URL writes the IPv4-mapped `[::ffff:127.0.0.1]`.
-  return name === 'localhost' || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name) || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(name);
+  return (
+    name === 'localhost' || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name) || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(name)
+  );
 }
 
 export interface SameSiteOptions {
@@ -82,7 +84,8 @@ export function adminSameSite(options: SameSiteOptions): SandboxMiddleware {
   return function adminSameSiteMiddleware(ctx: SandboxContext, next) {
     const host = ctx.get('Host') || undefined;
     const origin = ctx.get('Origin');
-    if (origin !== '' && !isOwnOrigin(origin, host)) throw new ApiError('cross_site_request', { message: MESSAGES.crossSiteOrigin(origin) });
+    if (origin !== '' && !isOwnOrigin(origin, host))
+      throw new ApiError('cross_site_request', { message: MESSAGES.crossSiteOrigin(origin) });
     if (!hostAllowed(host)) throw new ApiError('cross_site_request', { message: MESSAGES.crossSiteHost(host ?? '') });
     return next();
   };

@@ -34,10 +34,13 @@ import { listAccounts, registerTenantRoutes } from './tenant-routes.js';
 const createAccountSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { plan: { enum: ['free', 'paid'] }, // A name under fixtures/, never a path: the admin API must not read arbitrary files of the host.
-    fixture: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }, name: { type: 'string', minLength: 1 },
+  properties: {
+    plan: { enum: ['free', 'paid'] }, // A name under fixtures/, never a path: the admin API must not read arbitrary files of the host.
+    fixture: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' },
+    name: { type: 'string', minLength: 1 },
     // `shared`, `frozen`, `running` or an instant (contract §4.1); the instant is checked by `accountClockBirth`.
-    clock: { type: 'string', minLength: 1 } },
+    clock: { type: 'string', minLength: 1 },
+  },
 };
 const patchAccountSchema: JsonSchema = {
   type: 'object',
@@ -81,7 +84,10 @@ function accountClockBirth(ctx: SandboxContext, setting: string | undefined): Cl
  */
 export function accountState(world: World, account: AccountStore) {
   const snapshot = account.snapshot();
-  return { account: accountView(world, account), state: { ...snapshot, jobs: snapshot.jobs.map(jobSummary), credits: account.account.credits } };
+  return {
+    account: accountView(world, account),
+    state: { ...snapshot, jobs: snapshot.jobs.map(jobSummary), credits: account.account.credits },
+  };
 }
 
 export const ADMIN_PREFIX = '/__admin';
@@ -119,7 +125,11 @@ export function buildAdminRouter(): Router<SandboxState> {
 
   route('get', '/accounts', (ctx) => {
     const page = listAccounts(ctx);
-    ctx.body = { object: 'list', data: page.ids.map((id) => accountView(ctx.sandbox.world, accountOr404(ctx, id))), has_more: page.hasMore };
+    ctx.body = {
+      object: 'list',
+      data: page.ids.map((id) => accountView(ctx.sandbox.world, accountOr404(ctx, id))),
+      has_more: page.hasMore,
+    };
   });
 
   route('post', '/accounts', (ctx) => {
@@ -132,7 +142,8 @@ export function buildAdminRouter(): Router<SandboxState> {
         template = loadFixture(body.fixture).template;
       } catch (error) {
         // The loader's message may quote the file; say only which fixture is unusable.
-        const reason = error instanceof FixtureError && error.message.includes('file not found') ? 'no such fixture' : 'not a valid fixture';
+        const reason =
+          error instanceof FixtureError && error.message.includes('file not found') ? 'no such fixture' : 'not a valid fixture';
         throw new ApiError('validation_failed', { param: 'fixture', errors: { fixture: [`${reason}: '${body.fixture}'`] } });
       }
     }
@@ -156,7 +167,10 @@ export function buildAdminRouter(): Router<SandboxState> {
   });
 
   route('post', '/api_keys', (ctx) => {
-    const body = bodyOf<{ account_id: string; name?: string | null; access?: 'full' | 'read_only'; expires_at?: string | null }>(ctx, createKeySchema);
+    const body = bodyOf<{ account_id: string; name?: string | null; access?: 'full' | 'read_only'; expires_at?: string | null }>(
+      ctx,
+      createKeySchema,
+    );
     const account = ctx.sandbox.world.store.forAccount(body.account_id);
     if (!account) throw new ApiError('resource_missing', { param: 'account_id', message: `No such account: '${body.account_id}'.` });
     const { key, token } = ctx.sandbox.world.createApiKey(account, { name: body.name, access: body.access, expiresAt: body.expires_at });

@@ -31,7 +31,8 @@ export function listAccounts(ctx: SandboxContext): { ids: string[]; hasMore: boo
   let start = 0;
   if (query.starting_after !== undefined) {
     const at = all.indexOf(query.starting_after);
-    if (at < 0) throw new ApiError('bad_request', { param: 'starting_after', message: MESSAGES.unknownAccountCursor(query.starting_after) });
+    if (at < 0)
+      throw new ApiError('bad_request', { param: 'starting_after', message: MESSAGES.unknownAccountCursor(query.starting_after) });
     start = at + 1;
   }
   return { ids: all.slice(start, start + query.limit), hasMore: start + query.limit < all.length };

@@ -107,14 +107,20 @@ export function parseClock(value: unknown, setting = 'clock'): ResolvedOptions['
     throw new ConfigError(setting, `expected an instant from ${MIN_INSTANT} to ${MAX_INSTANT}, got ${JSON.stringify(value)}`);
   }
   if (start !== undefined) return { mode: 'frozen', start };
-  throw new ConfigError(setting, `expected running, frozen or an ISO 8601 time with a time zone (e.g. 2026-01-01T00:00:00Z), got ${JSON.stringify(value)}`);
+  throw new ConfigError(
+    setting,
+    `expected running, frozen or an ISO 8601 time with a time zone (e.g. 2026-01-01T00:00:00Z), got ${JSON.stringify(value)}`,
+  );
 }
 
 export function parseRateLimit(value: unknown, setting = 'rate-limit'): RateLimitQuotas {
   if (value === 'spec') return { ...SPEC_RATE_LIMIT };
   if (value === 'off') return { ...SPEC_RATE_LIMIT, enforce: false };
   const refuse = (detail: string) =>
-    new ConfigError(setting, `expected spec, off or free=N,paid=M (either part may be left out) with N, M from 1 to ${Number.MAX_SAFE_INTEGER}; ${detail}`);
+    new ConfigError(
+      setting,
+      `expected spec, off or free=N,paid=M (either part may be left out) with N, M from 1 to ${Number.MAX_SAFE_INTEGER}; ${detail}`,
+    );
   if (typeof value !== 'string' || value.length === 0) throw refuse(`got ${JSON.stringify(value)}`);
   const quotas = { ...SPEC_RATE_LIMIT };
   const seen = new Set<string>();
@@ -153,10 +159,14 @@ const HOST_ENTRY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::\d{
 /** `allowedHosts`: a list, or a comma list as typed; each entry `name` or `name:port`, kept lower-cased. */
 export function parseAllowedHosts(value: unknown, setting = 'allowed-hosts'): string[] {
   const entries = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value;
-  if (!Array.isArray(entries) || entries.length === 0) throw new ConfigError(setting, `expected a list of host names, got ${JSON.stringify(value)}`);
+  if (!Array.isArray(entries) || entries.length === 0)
+    throw new ConfigError(setting, `expected a list of host names, got ${JSON.stringify(value)}`);
   return entries.map((entry) => {
     if (typeof entry !== 'string' || !HOST_ENTRY.test(entry)) {
-      throw new ConfigError(setting, `expected host names like 'commerce' or 'mock.internal:8080' (no scheme, no path), got ${JSON.stringify(entry)}`);
+      throw new ConfigError(
+        setting,
+        `expected host names like 'commerce' or 'mock.internal:8080' (no scheme, no path), got ${JSON.stringify(entry)}`,
+      );
     }
     return entry.toLowerCase();
   });
@@ -164,7 +174,8 @@ export function parseAllowedHosts(value: unknown, setting = 'allowed-hosts'): st
 
 /** The `deprecations` option: each entry checked like a fixture's, errors named `deprecations[i].field`. */
 export function parseDeprecations(value: unknown, setting = 'deprecations'): DeprecationInfo[] {
-  if (!Array.isArray(value)) throw new ConfigError(setting, `expected a list of {operation_id, deprecated_at, sunset, link}, got ${JSON.stringify(value)}`);
+  if (!Array.isArray(value))
+    throw new ConfigError(setting, `expected a list of {operation_id, deprecated_at, sunset, link}, got ${JSON.stringify(value)}`);
   const seen = new Set<string>();
   return value.map((entry, i) => {
     let info: DeprecationInfo;
@@ -174,14 +185,16 @@ export function parseDeprecations(value: unknown, setting = 'deprecations'): Dep
       if (!(error instanceof DeprecationRuleError)) throw error;
       throw new ConfigError(`${setting}[${i}]${error.field ? `.${error.field}` : ''}`, error.message);
     }
-    if (seen.has(info.operationId)) throw new ConfigError(`${setting}[${i}].operation_id`, `operation '${info.operationId}' is listed twice`);
+    if (seen.has(info.operationId))
+      throw new ConfigError(`${setting}[${i}].operation_id`, `operation '${info.operationId}' is listed twice`);
     seen.add(info.operationId);
     return info;
   });
 }
 
 function nonEmptyString(value: unknown, setting: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(setting, `expected a non-empty string, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new ConfigError(setting, `expected a non-empty string, got ${JSON.stringify(value)}`);
   return value;
 }
 

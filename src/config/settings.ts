@@ -3,7 +3,16 @@
  * value remembers where it came from so a bad one is reported under the name the user typed.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, parseAllowedHosts, parseClock, parseJournalSize, parsePort, parseRateLimit, parseShutdownGrace, type MockOptions } from './options.js';
+import {
+  ConfigError,
+  parseAllowedHosts,
+  parseClock,
+  parseJournalSize,
+  parsePort,
+  parseRateLimit,
+  parseShutdownGrace,
+  type MockOptions,
+} from './options.js';
 
 export interface Setting {
   flag: string;
@@ -18,15 +27,58 @@ export interface Setting {
 export const SETTINGS: Setting[] = [
   { flag: 'port', env: 'PORT', option: 'port', default: '4010', description: 'port to listen on; 0 picks a free port' },
   { flag: 'host', env: 'HOST', option: 'host', default: '127.0.0.1', description: 'bind address' },
-  { flag: 'fixtures', env: 'MOCK_FIXTURES', option: 'fixtures', default: 'default', description: 'a name under fixtures/ or a path to a fixture file' },
-  { flag: 'scenario', env: 'MOCK_SCENARIOS', option: 'scenarios', default: 'none', multiple: true, description: 'scenario active from boot: name[;key=value...] (repeatable; env: comma list)' },
-  { flag: 'scenarios-dir', env: 'MOCK_SCENARIOS_DIR', option: 'scenariosDir', default: 'none', description: 'a directory of your own scenario files, beside scenarios/' },
-  { flag: 'journal-size', env: 'MOCK_JOURNAL_SIZE', option: 'journalSize', default: '1000', description: 'how many /v1 requests the journal keeps; 0 = off' },
+  {
+    flag: 'fixtures',
+    env: 'MOCK_FIXTURES',
+    option: 'fixtures',
+    default: 'default',
+    description: 'a name under fixtures/ or a path to a fixture file',
+  },
+  {
+    flag: 'scenario',
+    env: 'MOCK_SCENARIOS',
+    option: 'scenarios',
+    default: 'none',
+    multiple: true,
+    description: 'scenario active from boot: name[;key=value...] (repeatable; env: comma list)',
+  },
+  {
+    flag: 'scenarios-dir',
+    env: 'MOCK_SCENARIOS_DIR',
+    option: 'scenariosDir',
+    default: 'none',
+    description: 'a directory of your own scenario files, beside scenarios/',
+  },
+  {
+    flag: 'journal-size',
+    env: 'MOCK_JOURNAL_SIZE',
+    option: 'journalSize',
+    default: '1000',
+    description: 'how many /v1 requests the journal keeps; 0 = off',
+  },
   { flag: 'seed', env: 'MOCK_SEED', option: 'seed', default: '1', description: 'seeds ids and fake data' },
   { flag: 'clock', env: 'MOCK_CLOCK', option: 'clock', default: 'running', description: 'running, frozen, or an ISO time to freeze at' },
-  { flag: 'admin-token', env: 'MOCK_ADMIN_TOKEN', option: 'adminToken', default: 'none', description: 'when set, admin calls need header X-Admin-Token' },
-  { flag: 'allowed-hosts', env: 'MOCK_ALLOWED_HOSTS', option: 'allowedHosts', default: 'none', description: 'comma list of host names the admin API also answers (besides loopback and the bound address)' },
-  { flag: 'shutdown-grace', env: 'MOCK_SHUTDOWN_GRACE', option: 'shutdownGrace', default: '1500', description: 'ms that requests received before SIGTERM/SIGINT may take; later ones are cut' },
+  {
+    flag: 'admin-token',
+    env: 'MOCK_ADMIN_TOKEN',
+    option: 'adminToken',
+    default: 'none',
+    description: 'when set, admin calls need header X-Admin-Token',
+  },
+  {
+    flag: 'allowed-hosts',
+    env: 'MOCK_ALLOWED_HOSTS',
+    option: 'allowedHosts',
+    default: 'none',
+    description: 'comma list of host names the admin API also answers (besides loopback and the bound address)',
+  },
+  {
+    flag: 'shutdown-grace',
+    env: 'MOCK_SHUTDOWN_GRACE',
+    option: 'shutdownGrace',
+    default: '1500',
+    description: 'ms that requests received before SIGTERM/SIGINT may take; later ones are cut',
+  },
   { flag: 'rate-limit', env: 'MOCK_RATE_LIMIT', option: 'rateLimit', default: 'spec', description: 'spec, off, or free=N,paid=M' },
   { flag: 'log', env: 'MOCK_LOG', option: 'log', default: 'off', boolean: true, description: 'print one line per request to stderr' },
 ];
@@ -67,7 +119,9 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
       allowPositionals: false,
       options: {
         help: { type: 'boolean', short: 'h' },
-        ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: s.boolean ? 'boolean' : 'string', ...(s.multiple ? { multiple: true } : {}) }])),
+        ...Object.fromEntries(
+          SETTINGS.map((s) => [s.flag, { type: s.boolean ? 'boolean' : 'string', ...(s.multiple ? { multiple: true } : {}) }]),
+        ),
       },
     });
   } catch (error) {
@@ -89,7 +143,13 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
     let value: string | string[] | boolean;
     if (setting.boolean) value = fromFlag !== undefined ? Boolean(fromFlag) : parseBoolean(fromEnv ?? '', name);
     else if (setting.multiple) {
-      value = fromFlag !== undefined ? fromFlag : (fromEnv ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      value =
+        fromFlag !== undefined
+          ? fromFlag
+          : (fromEnv ?? '')
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean);
     } else value = fromFlag !== undefined ? fromFlag : (fromEnv as string);
     try {
       // Check each value here so the error names the flag or variable, not the option.

@@ -40,7 +40,7 @@ export const ERROR_CATALOG = {
   request_timeout: {
     status: 408,
     type: 'invalid_request_error',
-    message: 'The request did not arrive in full in time (Node\'s headersTimeout / requestTimeout).',
+    message: "The request did not arrive in full in time (Node's headersTimeout / requestTimeout).",
     extension: true,
   },
   headers_too_large: {

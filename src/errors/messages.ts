@@ -22,7 +22,8 @@ export const MESSAGES = {
   missingParameter: (name: string) => `Missing required parameter: ${name}.`,
   invalidQuery: (name: string, detail: string) => `Invalid value for '${name}': ${detail}.`,
   unknownCursor: (id: string) => `Invalid value for 'starting_after': no object with id '${id}' in this list.`,
-  unknownJournalCursor: (id: string) => `Invalid value for 'starting_after': no request '${id}' in the journal (it may have been dropped: the journal keeps the last N).`,
+  unknownJournalCursor: (id: string) =>
+    `Invalid value for 'starting_after': no request '${id}' in the journal (it may have been dropped: the journal keeps the last N).`,
   validationFailed: 'The request contains invalid data. See `errors` for the fields.',
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,
@@ -35,7 +36,8 @@ export const MESSAGES = {
   crossSiteHost: (host: string) =>
     `The admin API does not answer Host '${host}': use a loopback name or the bound address, or allow the name with --allowed-hosts.`,
   internal: 'An unexpected error occurred on our side. The request may be retried.',
-  clockOutOfRange: (min: string, max: string) => `must be from ${min} to ${max}: the instants with four-digit years, which every ISO 8601 parser reads`,
+  clockOutOfRange: (min: string, max: string) =>
+    `must be from ${min} to ${max}: the instants with four-digit years, which every ISO 8601 parser reads`,
   unknownAccountCursor: (id: string) => `Invalid value for 'starting_after': no account '${id}' in the sandbox.`,
   accountClockSetting: 'must be shared, frozen, running, or an ISO 8601 instant with a time zone (e.g. 2026-01-01T00:00:00Z)',
   clockAdvancePast: (max: string, most: number) => `would move the clock past ${max}; at most ${most} from the clock's instant`,

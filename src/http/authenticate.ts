@@ -21,7 +21,11 @@ export function authenticate(): SandboxMiddleware {
     const caller = ctx.state.caller;
     if (!caller || caller.kind === 'anonymous') {
       const message =
-        caller?.reason === 'malformed' ? MESSAGES.authMalformed : caller?.reason === 'unknown' ? MESSAGES.authUnknown : MESSAGES.authMissing;
+        caller?.reason === 'malformed'
+          ? MESSAGES.authMalformed
+          : caller?.reason === 'unknown'
+            ? MESSAGES.authUnknown
+            : MESSAGES.authMissing;
       throw new ApiError('authentication_required', { message });
     }
     const { key, account } = caller;

@@ -60,8 +60,10 @@ export function contentCodings(header: string | undefined): string[] {
     // Empty list elements are allowed by the list syntax (RFC 9110 §5.6.1).
     .filter((name) => name !== '' && name !== 'identity');
   const unknown = codings.find((name) => !DECODERS.has(name));
-  if (unknown !== undefined) throw new ApiError('unsupported_media_type', { param: PARAM, message: MESSAGES.unsupportedCoding(unknown, SUPPORTED_CODINGS) });
-  if (codings.length > MAX_CODINGS) throw new ApiError('unsupported_media_type', { param: PARAM, message: MESSAGES.tooManyCodings(codings.length, MAX_CODINGS) });
+  if (unknown !== undefined)
+    throw new ApiError('unsupported_media_type', { param: PARAM, message: MESSAGES.unsupportedCoding(unknown, SUPPORTED_CODINGS) });
+  if (codings.length > MAX_CODINGS)
+    throw new ApiError('unsupported_media_type', { param: PARAM, message: MESSAGES.tooManyCodings(codings.length, MAX_CODINGS) });
   return codings;
 }
 

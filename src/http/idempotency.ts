@@ -67,7 +67,9 @@ async function runAndRemember(ctx: SandboxContext, next: Next, lookup: Extract<I
   }
   const answer = ctx.state.reply;
   if (!answer) throw new Error('idempotency must wrap a handler that replies');
-  lookup.finish(isKept(answer.status) ? { status: answer.status, body: answer.body === null ? undefined : replyText(answer), headers: {} } : undefined);
+  lookup.finish(
+    isKept(answer.status) ? { status: answer.status, body: answer.body === null ? undefined : replyText(answer), headers: {} } : undefined,
+  );
 }
 
 const IDEMPOTENCY_KEY_FIELD = IDEMPOTENCY_KEY_HEADER.toLowerCase();
@@ -85,7 +87,10 @@ async function idempotent(ctx: SandboxContext, next: Next, key: string | string[
   // Node joins a repeated header into one string; it is judged as sent.
   const value = Array.isArray(key) ? key.join(', ') : key;
   if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw new ApiError('bad_request', { param: IDEMPOTENCY_KEY_HEADER, message: MESSAGES.idempotencyKeyLength(MAX_IDEMPOTENCY_KEY_LENGTH, value.length) });
+    throw new ApiError('bad_request', {
+      param: IDEMPOTENCY_KEY_HEADER,
+      message: MESSAGES.idempotencyKeyLength(MAX_IDEMPOTENCY_KEY_LENGTH, value.length),
+    });
   }
   const store = ctx.state.store;
   if (!store) throw new Error('idempotency must run after authenticate');

@@ -93,7 +93,8 @@ function parseObject(text: string): Record<string, unknown> {
   } catch {
     throw new ApiError('bad_request', { message: MESSAGES.bodyMalformed });
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('bad_request', { message: MESSAGES.bodyNotObject });
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new ApiError('bad_request', { message: MESSAGES.bodyNotObject });
   // 1 MiB of brackets nests ~500k deep; recursive code further on (canonical JSON for
   // idempotency, metadata merging) must never see that.
   if (nestingDepth(body) > MAX_BODY_DEPTH) throw new ApiError('bad_request', { message: MESSAGES.bodyTooDeep(MAX_BODY_DEPTH) });

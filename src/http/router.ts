@@ -85,7 +85,10 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
 /** The error for a request no route answers: 405 with `Allow` when the path has other methods, else 404. */
 function noRoute(ctx: SandboxContext, allow: string | undefined): ApiError {
   if (allow !== undefined) {
-    return new ApiError('method_not_allowed', { message: MESSAGES.methodNotAllowed(ctx.method, ctx.path, allow), headers: { Allow: allow } });
+    return new ApiError('method_not_allowed', {
+      message: MESSAGES.methodNotAllowed(ctx.method, ctx.path, allow),
+      headers: { Allow: allow },
+    });
   }
   return new ApiError('resource_missing', { message: MESSAGES.unknownRoute(ctx.method, ctx.path) });
 }

@@ -40,7 +40,16 @@ export function createJob(sandbox: JobServices, store: AccountStore, apiKey: Api
   const id = sandbox.ids.next('job');
   const settings = sandbox.jobSettings[job.type];
   const outcome = decideJobOutcome(
-    { jobId: id, type: job.type, operationId: job.operationId, accountId: store.id, apiKeyId: apiKey.id, input: job.input, now, scenarios: job.scenarios },
+    {
+      jobId: id,
+      type: job.type,
+      operationId: job.operationId,
+      accountId: store.id,
+      apiKeyId: apiKey.id,
+      input: job.input,
+      now,
+      scenarios: job.scenarios,
+    },
     sandbox.jobOutcomeRules,
   );
   const timeline = buildTimeline({

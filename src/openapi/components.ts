@@ -69,7 +69,8 @@ export const HEADER_COMPONENTS = {
     required: false,
     schema: {
       type: 'string',
-      pattern: '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$',
+      pattern:
+        '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$',
     },
     example: 'Sat, 01 Aug 2026 00:00:00 GMT',
   },
@@ -145,7 +146,9 @@ export function errorSchemaName(status: number): string {
  */
 export function errorSchemaForStatus(status: number): JsonSchema {
   const codes = codesForStatus(status);
-  const envelope = structuredClone(errorEnvelopeSchema) as JsonSchema & { properties: { error: JsonSchema & { properties: Record<string, JsonSchema>; required: string[] } } };
+  const envelope = structuredClone(errorEnvelopeSchema) as JsonSchema & {
+    properties: { error: JsonSchema & { properties: Record<string, JsonSchema>; required: string[] } };
+  };
   const error = envelope.properties.error;
   if (codes.length > 0) {
     error.properties.code = { enum: codes.map(([code]) => code) };

@@ -54,8 +54,18 @@ function stringExample(schema: JsonSchema, name: string): string {
 }
 
 function numberExample(schema: JsonSchema, integer: boolean): number {
-  const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
-  const max = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : undefined;
+  const min =
+    typeof schema.minimum === 'number'
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === 'number'
+        ? schema.exclusiveMinimum + 1
+        : undefined;
+  const max =
+    typeof schema.maximum === 'number'
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === 'number'
+        ? schema.exclusiveMaximum - 1
+        : undefined;
   let value = min ?? (max !== undefined ? Math.min(max, 1) : 1);
   if (integer) value = Math.ceil(value);
   return value;
@@ -126,7 +136,8 @@ function meets(value: unknown, condition: JsonSchema): boolean {
   for (const [keyword, expected] of Object.entries(condition)) {
     if (keyword === 'const' && JSON.stringify(value) !== JSON.stringify(expected)) return false;
     else if (keyword === 'enum' && !(expected as unknown[]).some((v) => JSON.stringify(v) === JSON.stringify(value))) return false;
-    else if (keyword === 'required' && !(expected as string[]).every((k) => value !== null && typeof value === 'object' && k in value)) return false;
+    else if (keyword === 'required' && !(expected as string[]).every((k) => value !== null && typeof value === 'object' && k in value))
+      return false;
     else if (keyword === 'properties') {
       if (value === null || typeof value !== 'object') return false;
       for (const [k, sub] of Object.entries(expected as Record<string, JsonSchema>)) {

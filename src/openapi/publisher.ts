@@ -50,7 +50,10 @@ export function openApiRoute(publisher: OpenApiPublisher, path = OPENAPI_PATH) {
   return async function openApiRouteMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
     if (ctx.path !== path) return void (await next());
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      throw new ApiError('method_not_allowed', { message: MESSAGES.methodNotAllowed(ctx.method, ctx.path, 'GET, HEAD'), headers: { Allow: 'GET, HEAD' } });
+      throw new ApiError('method_not_allowed', {
+        message: MESSAGES.methodNotAllowed(ctx.method, ctx.path, 'GET, HEAD'),
+        headers: { Allow: 'GET, HEAD' },
+      });
     }
     ctx.type = 'application/json';
     ctx.body = publisher.current().json;

@@ -7,22 +7,22 @@
  */
 import { ERROR_CATALOG } from '../errors/catalog.js';
 import { isWrite, type OperationDef } from '../operations/types.js';
-import {
-  COMMON_HEADERS,
-  DEPRECATION_HEADERS,
-  errorExamples,
-  errorSchemaForStatus,
-  headerUse,
-} from './components.js';
+import { COMMON_HEADERS, DEPRECATION_HEADERS, errorExamples, errorSchemaForStatus, headerUse } from './components.js';
 import { exampleFromSchema } from './example.js';
 
 /** Statuses the common middlewares can produce for `op`, with the reason, whatever the reference lists. */
 export function protocolStatuses(op: OperationDef): Map<number, string> {
   const statuses = new Map<number, string>();
-  statuses.set(400, op.body ? 'a malformed or non-object JSON body, an unknown query parameter, or an Idempotency-Key over 255 characters' : 'an unknown or invalid query parameter');
+  statuses.set(
+    400,
+    op.body
+      ? 'a malformed or non-object JSON body, an unknown query parameter, or an Idempotency-Key over 255 characters'
+      : 'an unknown or invalid query parameter',
+  );
   statuses.set(401, 'a missing, malformed, unknown, revoked or expired API key');
   if (isWrite(op)) statuses.set(403, 'a read-only API key');
-  if (op.params && Object.keys(op.params.properties ?? {}).length > 0) statuses.set(404, 'an id in the path that does not exist for the account');
+  if (op.params && Object.keys(op.params.properties ?? {}).length > 0)
+    statuses.set(404, 'an id in the path that does not exist for the account');
   if (op.body) statuses.set(415, 'a body in a Content-Encoding it cannot decode');
   if (op.body) statuses.set(422, 'a well-formed body with invalid values');
   statuses.set(429, 'the rate limit of the window is used up');

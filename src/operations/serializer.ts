@@ -23,7 +23,9 @@ const VERIFY = process.env.CCM_VERIFY_SERIALIZATION === '1';
 const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'null']);
 
 function isScalarType(type: unknown): boolean {
-  return typeof type === 'string' ? SCALAR_TYPES.has(type) : Array.isArray(type) && type.length > 0 && type.every((t) => SCALAR_TYPES.has(t as string));
+  return typeof type === 'string'
+    ? SCALAR_TYPES.has(type)
+    : Array.isArray(type) && type.length > 0 && type.every((t) => SCALAR_TYPES.has(t as string));
 }
 
 /**
@@ -48,7 +50,8 @@ export function serializationSchema(schema: JsonSchema): JsonSchema {
   if (isScalarType(type)) return { type };
   // An enum of strings (`{ enum: ['free', 'paid'] }`) is a string.
   const { enum: values } = schema as { enum?: unknown };
-  if (type === undefined && Array.isArray(values) && values.length > 0 && values.every((v) => typeof v === 'string')) return { type: 'string' };
+  if (type === undefined && Array.isArray(values) && values.length > 0 && values.every((v) => typeof v === 'string'))
+    return { type: 'string' };
   return {};
 }
 

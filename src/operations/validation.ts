@@ -150,7 +150,11 @@ export function validateQuery(validate: ValidateFunction | undefined, query: Rec
   throw new ApiError('bad_request', { param: name, message: MESSAGES.invalidQuery(name, first ? describeSchemaError(first) : 'invalid') });
 }
 
-export function validateBody(validate: ValidateFunction | undefined, body: Record<string, unknown>, declared: JsonSchema | undefined): void {
+export function validateBody(
+  validate: ValidateFunction | undefined,
+  body: Record<string, unknown>,
+  declared: JsonSchema | undefined,
+): void {
   if (!validate) {
     const [first] = Object.keys(body);
     if (first !== undefined) throw unknownField(first, body[first], declared);
@@ -179,7 +183,10 @@ function unknownField(name: string, value: unknown, declared: JsonSchema | undef
     typeof value === 'object' &&
     !Array.isArray(value) &&
     (Object.keys(value).some((k) => k in properties) || Object.keys(properties).length === 0 || Object.keys(value).length === 0);
-  return new ApiError('parameter_unknown', { param: name, message: wrapped ? MESSAGES.wrappedBody(name) : MESSAGES.unknownParameter(name) });
+  return new ApiError('parameter_unknown', {
+    param: name,
+    message: wrapped ? MESSAGES.wrappedBody(name) : MESSAGES.unknownParameter(name),
+  });
 }
 
 /** Ajv's errors as the 422's failing fields, one message per field and meaning. */

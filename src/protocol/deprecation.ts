@@ -65,7 +65,15 @@ export function sixCalendarMonthsAfter(deprecatedAt: number): number {
   const year = d.getUTCFullYear() + Math.floor(months / 12);
   const month = months % 12;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return Date.UTC(year, month, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
+  return Date.UTC(
+    year,
+    month,
+    Math.min(d.getUTCDate(), lastDay),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCSeconds(),
+    d.getUTCMilliseconds(),
+  );
 }
 
 /** The earliest sunset every reading of "six months" accepts: six calendar months and 183 days, whichever is later. */
@@ -93,7 +101,10 @@ function instant(raw: Record<string, unknown>, field: 'deprecated_at' | 'sunset'
   const value = raw[field];
   const ms = parseInstant(value);
   if (ms === undefined) {
-    throw new DeprecationRuleError(field, `must be an ISO 8601 date-time with a time zone (e.g. 2026-01-01T00:00:00Z), got ${JSON.stringify(value)}`);
+    throw new DeprecationRuleError(
+      field,
+      `must be an ISO 8601 date-time with a time zone (e.g. 2026-01-01T00:00:00Z), got ${JSON.stringify(value)}`,
+    );
   }
   // The headers carry whole seconds; the rule is checked on what is sent.
   return Math.floor(ms / 1000) * 1000;
@@ -176,5 +187,4 @@ export class DeprecationRegistry {
   delete(operationId: string): boolean {
     return this.byOperation.delete(operationId);
   }
-
 }

@@ -88,7 +88,12 @@ export class IdempotencyStore {
 
   private start(entries: Map<string, Entry>, key: string, fingerprint: string, now: number): IdempotencyLookup {
     let settle!: () => void;
-    const pending: PendingEntry = { state: 'pending', fingerprint, firstSeen: now, settled: new Promise<void>((resolve) => (settle = resolve)) };
+    const pending: PendingEntry = {
+      state: 'pending',
+      fingerprint,
+      firstSeen: now,
+      settled: new Promise<void>((resolve) => (settle = resolve)),
+    };
     entries.set(key, pending);
     this.count += 1;
     if (entries.size > this.perAccount) this.evictOldestCompleted(entries);

@@ -43,7 +43,13 @@ function policyHeader(limit: number, windowSeconds: number): string {
   const key = `${limit}/${windowSeconds}`;
   let header = policyHeaders.get(key);
   if (header === undefined) {
-    header = serializeItem([RATE_LIMIT_POLICY_NAME, new Map([['q', limit], ['w', windowSeconds]])]);
+    header = serializeItem([
+      RATE_LIMIT_POLICY_NAME,
+      new Map([
+        ['q', limit],
+        ['w', windowSeconds],
+      ]),
+    ]);
     policyHeaders.set(key, header);
   }
   return header;

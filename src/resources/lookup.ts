@@ -6,7 +6,11 @@ import type { Collection } from '../store/collection.js';
  * A record named by its prefixed id (`exp_…`) or by its slug (spec §4.10, §4.11). Slugs never contain
  * `_`, so a value that starts with the prefix is always an id.
  */
-export function findByIdOrSlug<T extends { id: string; slug: string }>(collection: Collection<T>, prefix: string, idOrSlug: string): T | undefined {
+export function findByIdOrSlug<T extends { id: string; slug: string }>(
+  collection: Collection<T>,
+  prefix: string,
+  idOrSlug: string,
+): T | undefined {
   return idOrSlug.startsWith(`${prefix}_`) ? collection.get(idOrSlug) : collection.find((record) => record.slug === idOrSlug);
 }
 

@@ -16,7 +16,12 @@ import type { TimeDomain } from './time-domain.js';
 type AnyRecord = { id: string };
 
 function keyIdsOf(account: AccountStore): Set<string> {
-  return new Set(account.collection('api_keys').values().map((key) => key.id));
+  return new Set(
+    account
+      .collection('api_keys')
+      .values()
+      .map((key) => key.id),
+  );
 }
 
 /** Everything the world holds about an account outside its records: memory, counters, journal, scenarios. */

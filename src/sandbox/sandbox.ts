@@ -33,7 +33,10 @@ export class Sandbox {
       options,
       fixture,
       jobSettings: resolveJobSettings(fixture.jobs),
-      scenarioCatalog: loadScenarioCatalog(options.scenariosDir, operations.map((op) => op.operationId)),
+      scenarioCatalog: loadScenarioCatalog(
+        options.scenariosDir,
+        operations.map((op) => op.operationId),
+      ),
       operations,
       seeders,
       realTime,

@@ -95,7 +95,13 @@ export class World implements HandlerServices {
     this.realTime = realTime;
     this.sharedTime = { clock: this.clock, rateLimiter: this.rateLimiter, services: this };
     this.journal = new RequestJournal(options.journalSize);
-    const scenarios = new ScenarioEngine({ catalog: blueprint.scenarioCatalog, operations: blueprint.operations, store: this.store, clock: this.clock, chance: new Prng(`scenario-chance:${options.seed}`) });
+    const scenarios = new ScenarioEngine({
+      catalog: blueprint.scenarioCatalog,
+      operations: blueprint.operations,
+      store: this.store,
+      clock: this.clock,
+      chance: new Prng(`scenario-chance:${options.seed}`),
+    });
     this.scenarios = scenarios;
     this.jobOutcomeRules = [scenarios.jobOutcomeRule];
     // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
@@ -113,7 +119,12 @@ export class World implements HandlerServices {
         pinned: account.pinned,
       });
       for (const key of account.api_keys) {
-        this.addApiKey(scoped, key.token, { id: key.id, name: key.name ?? 'Default', access: key.access, expiresAt: key.expires_at ?? null });
+        this.addApiKey(scoped, key.token, {
+          id: key.id,
+          name: key.name ?? 'Default',
+          access: key.access,
+          expiresAt: key.expires_at ?? null,
+        });
       }
       this.sealBirth(scoped);
     }
@@ -205,7 +216,14 @@ export class World implements HandlerServices {
     };
     const scoped = this.store.addAccount(account);
     if (input.populate !== false) {
-      populateAccount(scoped, { seeders: this.seeders, template, ids: this.ids, now: clock.now(), seed: this.options.seed, pinned: input.pinned });
+      populateAccount(scoped, {
+        seeders: this.seeders,
+        template,
+        ids: this.ids,
+        now: clock.now(),
+        seed: this.options.seed,
+        pinned: input.pinned,
+      });
     }
     tenant.birth = takeBirth(scoped, (keyId) => this.store.tokenOf(keyId));
     return scoped;

@@ -15,7 +15,9 @@ import { ScenarioActivationError, type ActivationInput } from './engine.js';
 export function parseBootScenario(spec: string): ActivationInput {
   const [preference, ...more] = parsePrefer(spec);
   if (!preference || more.length > 0 || preference.value !== undefined) {
-    throw new ScenarioActivationError({ name: ['expected a scenario name, optionally followed by ;key=value pairs (e.g. slow-responses;delay_ms=200)'] });
+    throw new ScenarioActivationError({
+      name: ['expected a scenario name, optionally followed by ;key=value pairs (e.g. slow-responses;delay_ms=200)'],
+    });
   }
   const input: ActivationInput = { name: preference.name };
   // Keys are the user's: `__proto__=1` must be a param (refused as unknown), not a prototype.
@@ -23,7 +25,8 @@ export function parseBootScenario(spec: string): ActivationInput {
   for (const [key, value] of preference.params) {
     if (value === undefined) throw new ScenarioActivationError({ [key]: ['needs a value (key=value)'] });
     if (key === 'times') {
-      if (!/^[1-9]\d{0,8}$/.test(value)) throw new ScenarioActivationError({ times: [`must be a positive integer, got ${JSON.stringify(value)}`] });
+      if (!/^[1-9]\d{0,8}$/.test(value))
+        throw new ScenarioActivationError({ times: [`must be a positive integer, got ${JSON.stringify(value)}`] });
       input.times = Number(value);
     } else if (key === 'probability') {
       input.probability = parseProbability(value);

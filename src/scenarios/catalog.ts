@@ -60,14 +60,19 @@ export function loadScenarioCatalog(userDir: string | undefined, operationIds: r
       const name = path.basename(file, '.json');
       const shown = shownFixturePath(file);
       if (!SCENARIO_NAME.test(name)) {
-        throw new ScenarioFileError(shown, '', `the file name is the scenario's name: lowercase letters and digits in words joined by '-', got '${name}'`);
+        throw new ScenarioFileError(
+          shown,
+          '',
+          `the file name is the scenario's name: lowercase letters and digits in words joined by '-', got '${name}'`,
+        );
       }
       const existing = catalog.get(name);
       if (existing) throw new ScenarioFileError(shown, '', `a scenario named '${name}' is already defined by ${existing.file}`);
       // The shipped files' param schemas are checked by the test suite, not at every start-up.
       const definition = loadFile(file, name, { checkParamSchemas: dir !== SCENARIOS_DIR });
       for (const { operationId, pointer } of definition.namedOperations()) {
-        if (!known.has(operationId)) throw new ScenarioFileError(shown, pointer, `unknown operation '${operationId}' (known operations: ${operationIds.join(', ')})`);
+        if (!known.has(operationId))
+          throw new ScenarioFileError(shown, pointer, `unknown operation '${operationId}' (known operations: ${operationIds.join(', ')})`);
       }
       catalog.set(name, definition);
     }

@@ -61,7 +61,11 @@ const FILE_SHAPE: Shape = {
     rules: {
       kind: 'array',
       minItems: 1,
-      items: { kind: 'object', required: ['effect'], fields: { description: { kind: 'string' }, match: MATCH_SHAPE, effect: { kind: 'any' } } },
+      items: {
+        kind: 'object',
+        required: ['effect'],
+        fields: { description: { kind: 'string' }, match: MATCH_SHAPE, effect: { kind: 'any' } },
+      },
     },
   },
 };
@@ -150,7 +154,11 @@ export class ScenarioFileError extends DataFileError {
 /** Params refused at activation, keyed by param name. */
 export class ScenarioParamsError extends Error {
   constructor(readonly errors: FieldErrors) {
-    super(Object.entries(errors).map(([name, messages]) => `${name} ${messages.join(', ')}`).join('; '));
+    super(
+      Object.entries(errors)
+        .map(([name, messages]) => `${name} ${messages.join(', ')}`)
+        .join('; '),
+    );
     this.name = 'ScenarioParamsError';
   }
 }
@@ -160,8 +168,10 @@ function ajvProblem(validate: ValidateFunction): Problem {
   const errors = validate.errors ?? [];
   const error = [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)[0];
   if (!error) return { pointer: '', detail: 'is invalid' };
-  if (error.keyword === 'additionalProperties') return { pointer: error.instancePath, detail: `unknown field '${String(error.params.additionalProperty)}'` };
-  if (error.keyword === 'required') return { pointer: error.instancePath, detail: `missing field '${String(error.params.missingProperty)}'` };
+  if (error.keyword === 'additionalProperties')
+    return { pointer: error.instancePath, detail: `unknown field '${String(error.params.additionalProperty)}'` };
+  if (error.keyword === 'required')
+    return { pointer: error.instancePath, detail: `missing field '${String(error.params.missingProperty)}'` };
   return { pointer: error.instancePath, detail: describeSchemaError(error) };
 }
 
@@ -261,7 +271,10 @@ export class ScenarioDefinition {
       definition.resolve({}, 'json');
     } catch (error) {
       if (!(error instanceof RuleError)) throw error;
-      const atDefault = error.param === undefined ? '' : ` (param '${error.param}' at its default ${JSON.stringify(definition.params[error.param]?.default)})`;
+      const atDefault =
+        error.param === undefined
+          ? ''
+          : ` (param '${error.param}' at its default ${JSON.stringify(definition.params[error.param]?.default)})`;
       fail(`/rules/${error.rule}/effect${error.pointer}`, `${error.message}${atDefault}`);
     }
     return definition;
@@ -293,7 +306,9 @@ export class ScenarioDefinition {
 
   /** Operation ids the rules name in `match.operations`, with their JSON pointers. */
   namedOperations(): Array<{ operationId: string; pointer: string }> {
-    return this.rules.flatMap((rule, i) => (rule.match?.operations ?? []).map((operationId, j) => ({ operationId, pointer: `/rules/${i}/match/operations/${j}` })));
+    return this.rules.flatMap((rule, i) =>
+      (rule.match?.operations ?? []).map((operationId, j) => ({ operationId, pointer: `/rules/${i}/match/operations/${j}` })),
+    );
   }
 
   /**
@@ -312,8 +327,12 @@ export class ScenarioDefinition {
         if (!(error instanceof RuleError)) throw error;
         // The six-month rule is reported on `sunset`, but `deprecated_at` may be the param that moved:
         // blame a param the caller gave, else the one at the pointer.
-        const suspects = [refs.get(error.pointer), ...(error.pointer.startsWith('/deprecate') ? [refs.get('/deprecate/deprecated_at')] : [])];
-        const param = suspects.find((name) => name !== undefined && Object.hasOwn(given, name)) ?? suspects.find((name) => name !== undefined);
+        const suspects = [
+          refs.get(error.pointer),
+          ...(error.pointer.startsWith('/deprecate') ? [refs.get('/deprecate/deprecated_at')] : []),
+        ];
+        const param =
+          suspects.find((name) => name !== undefined && Object.hasOwn(given, name)) ?? suspects.find((name) => name !== undefined);
         // At the defaults, the file itself is at fault: report the rule and the path.
         if (param === undefined || Object.keys(given).length === 0) throw Object.assign(error, { rule: i, param });
         throw new ScenarioParamsError({ [param]: [error.message] });
@@ -372,7 +391,8 @@ function resolveEffect(effect: Record<string, unknown>): ResolvedEffect {
     job?: JobOutcomeDecision;
   };
   // Both answer the request: one effect cannot give two answers.
-  if (raw.error && raw.expire_key) throw new RuleError('/expire_key', "cannot be combined with 'error' in one effect (both answer the request)");
+  if (raw.error && raw.expire_key)
+    throw new RuleError('/expire_key', "cannot be combined with 'error' in one effect (both answer the request)");
   const resolved: ResolvedEffect = {};
   if (raw.delay_ms !== undefined) resolved.delayMs = raw.delay_ms;
   if (raw.error) resolved.error = raw.error;

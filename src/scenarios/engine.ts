@@ -57,7 +57,11 @@ export class ScenarioActivationError extends Error {
     readonly errors: FieldErrors,
     readonly missing = false,
   ) {
-    super(Object.entries(errors).map(([field, messages]) => `${field}: ${messages.join(', ')}`).join('; '));
+    super(
+      Object.entries(errors)
+        .map(([field, messages]) => `${field}: ${messages.join(', ')}`)
+        .join('; '),
+    );
     this.name = 'ScenarioActivationError';
   }
 }
@@ -336,10 +340,21 @@ export class ScenarioEngine {
     const { params, rules } = resolveParams(definition, input.params ?? {}, mode, 'params.');
     const scope = this.checkScope(input, definition.name, rules);
     const probability = input.probability ?? 1;
-    if (!(probability >= 0 && probability <= 1)) throw new ScenarioActivationError({ probability: [`must be a number from 0 to 1, got ${String(probability)}`] });
+    if (!(probability >= 0 && probability <= 1))
+      throw new ScenarioActivationError({ probability: [`must be a number from 0 to 1, got ${String(probability)}`] });
     this.counter += 1;
     const id = `scn_${this.counter.toString().padStart(6, '0')}`;
-    const activation = new Activation(id, definition, scope, input.times ?? null, params, rules, isoTimestamp(this.deps.clock.now()), this.counter, probability);
+    const activation = new Activation(
+      id,
+      definition,
+      scope,
+      input.times ?? null,
+      params,
+      rules,
+      isoTimestamp(this.deps.clock.now()),
+      this.counter,
+      probability,
+    );
     this.active.set(id, activation);
     this.index.add(activation);
     return activation.view();
@@ -375,7 +390,16 @@ export class ScenarioEngine {
   requested(name: string, params: Record<string, unknown>): Activation {
     const definition = this.definition(name);
     const resolved = resolveParams(definition, params, 'text', '');
-    return new Activation(`prefer:${name}`, definition, { accountId: null, apiKeyId: null, operationId: null }, null, resolved.params, resolved.rules, '', 0);
+    return new Activation(
+      `prefer:${name}`,
+      definition,
+      { accountId: null, apiKeyId: null, operationId: null },
+      null,
+      resolved.params,
+      resolved.rules,
+      '',
+      0,
+    );
   }
 
   /** Whether any scenario is active: when none is and none is asked for, requests skip the engine. */
@@ -445,17 +469,25 @@ export class ScenarioEngine {
     const operationId = input.operation_id ?? null;
     if (operationId !== null) {
       const operation = this.operations.get(operationId);
-      if (!operation) throw new ScenarioActivationError({ operation_id: [`unknown operation '${operationId}' (known operations: ${[...this.operations.keys()].join(', ')})`] });
+      if (!operation)
+        throw new ScenarioActivationError({
+          operation_id: [`unknown operation '${operationId}' (known operations: ${[...this.operations.keys()].join(', ')})`],
+        });
       if (!rules.some((rule) => ruleMatches(rule, operation))) {
-        throw new ScenarioActivationError({ operation_id: [`no rule of '${name}' matches operation '${operationId}' (${operation.method})`] });
+        throw new ScenarioActivationError({
+          operation_id: [`no rule of '${name}' matches operation '${operationId}' (${operation.method})`],
+        });
       }
     }
-    if (accountId !== null && !this.deps.store.forAccount(accountId)) throw new ScenarioActivationError({ account_id: [`No such account: '${accountId}'.`] }, true);
+    if (accountId !== null && !this.deps.store.forAccount(accountId))
+      throw new ScenarioActivationError({ account_id: [`No such account: '${accountId}'.`] }, true);
     if (apiKeyId !== null) {
       const found = this.deps.store.findKeyById(apiKeyId);
       if (!found) throw new ScenarioActivationError({ api_key_id: [`No such API key: '${apiKeyId}'.`] }, true);
       if (accountId !== null && found.account.id !== accountId) {
-        throw new ScenarioActivationError({ api_key_id: [`belongs to account '${found.account.id}', not '${accountId}': the scope could never match`] });
+        throw new ScenarioActivationError({
+          api_key_id: [`belongs to account '${found.account.id}', not '${accountId}': the scope could never match`],
+        });
       }
     }
     return { accountId, apiKeyId, operationId };
@@ -467,6 +499,8 @@ function resolveParams(definition: ScenarioDefinition, given: Record<string, unk
     return definition.resolve(given, mode);
   } catch (error) {
     if (!(error instanceof ScenarioParamsError)) throw error;
-    throw new ScenarioActivationError(Object.fromEntries(Object.entries(error.errors).map(([name, messages]) => [`${prefix}${name}`, messages])));
+    throw new ScenarioActivationError(
+      Object.fromEntries(Object.entries(error.errors).map(([name, messages]) => [`${prefix}${name}`, messages])),
+    );
   }
 }

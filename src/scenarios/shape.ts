@@ -65,7 +65,8 @@ export function check(value: unknown, shape: Shape, pointer = ''): Problem | und
       return here(checkString(value, shape));
     case 'array': {
       if (!Array.isArray(value)) return here(`must be of type array, got ${typeName(value)}`);
-      if (shape.minItems !== undefined && value.length < shape.minItems) return here(`must have at least ${shape.minItems} item${shape.minItems === 1 ? '' : 's'}`);
+      if (shape.minItems !== undefined && value.length < shape.minItems)
+        return here(`must have at least ${shape.minItems} item${shape.minItems === 1 ? '' : 's'}`);
       for (const [i, item] of value.entries()) {
         const problem = check(item, shape.items, `${pointer}/${i}`);
         if (problem) return problem;

@@ -8,5 +8,4 @@ import btreeModule from 'sorted-btree';
 type BTreeClass = typeof btreeModule.default;
 export type BTreeOf<K, V> = InstanceType<typeof btreeModule.default<K, V>>;
 
-export const BTree: BTreeClass =
-  (btreeModule as unknown as { default?: BTreeClass }).default ?? (btreeModule as unknown as BTreeClass);
+export const BTree: BTreeClass = (btreeModule as unknown as { default?: BTreeClass }).default ?? (btreeModule as unknown as BTreeClass);

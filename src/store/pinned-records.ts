@@ -45,7 +45,11 @@ export const PINNED_RECORDS_SCHEMA = {
  * price variants linked only to pinned experiences. Returns the JSON pointer and the problem, or
  * undefined when the pinned records are consistent.
  */
-export function pinnedRecordsProblem(pinned: PinnedRecords, base: string, seenIds: Set<string>): { pointer: string; detail: string } | undefined {
+export function pinnedRecordsProblem(
+  pinned: PinnedRecords,
+  base: string,
+  seenIds: Set<string>,
+): { pointer: string; detail: string } | undefined {
   for (const [collection, entries] of Object.entries(pinned) as [string, { id: string; slug?: string }[]][]) {
     const slugs = new Set<string>();
     for (const [i, entry] of entries.entries()) {

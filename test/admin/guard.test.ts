@@ -84,7 +84,10 @@ describe('issue 13.2 / contract §3: the admin API refuses web pages of other si
   );
 
   it('refuses a foreign Origin before asking for the admin token', async () => {
-    const res = await client(makeApp({ adminToken: TOKEN })).post('/__admin/reset').set('Origin', 'http://evil.example').set('X-Admin-Token', TOKEN);
+    const res = await client(makeApp({ adminToken: TOKEN }))
+      .post('/__admin/reset')
+      .set('Origin', 'http://evil.example')
+      .set('X-Admin-Token', TOKEN);
     expectError(res, 'cross_site_request', { api: false });
   });
 
@@ -125,7 +128,11 @@ describe('issue 13.2 / contract §3: the admin API refuses web pages of other si
     const app = makeApp({ host: '0.0.0.0' });
     expect((await client(app).post('/__admin/reset').set('Host', 'commerce:4010')).status).toBe(200);
     // An Origin is still checked.
-    expectError(await client(app).post('/__admin/reset').set('Host', 'commerce:4010').set('Origin', 'http://evil.example'), 'cross_site_request', { api: false });
+    expectError(
+      await client(app).post('/__admin/reset').set('Host', 'commerce:4010').set('Origin', 'http://evil.example'),
+      'cross_site_request',
+      { api: false },
+    );
     expect((await client(app).post('/__admin/reset').set('Host', 'commerce:4010').set('Origin', 'http://commerce:4010')).status).toBe(200);
   });
 
@@ -143,7 +150,11 @@ describe('issue 13.2 / contract §3: the admin API refuses web pages of other si
   });
 
   it('leaves /v1 alone: the API key is its protection, whatever the Host or Origin', async () => {
-    const res = await client(makeApp()).get('/v1/status').set(bearer(KEYS.free)).set('Host', 'evil.example').set('Origin', 'http://evil.example');
+    const res = await client(makeApp())
+      .get('/v1/status')
+      .set(bearer(KEYS.free))
+      .set('Host', 'evil.example')
+      .set('Origin', 'http://evil.example');
     expect(res.status).toBe(200);
   });
 

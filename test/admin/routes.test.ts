@@ -3,8 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
 
 const CONTRACT_COLLECTIONS = [
-  'api_keys', 'forms', 'form_submissions', 'customers', 'deliveries', 'inboxes', 'messages', 'experiences',
-  'price_variants', 'grants', 'discounts', 'event_sessions', 'ad_destinations', 'conversions', 'jobs',
+  'api_keys',
+  'forms',
+  'form_submissions',
+  'customers',
+  'deliveries',
+  'inboxes',
+  'messages',
+  'experiences',
+  'price_variants',
+  'grants',
+  'discounts',
+  'event_sessions',
+  'ad_destinations',
+  'conversions',
+  'jobs',
 ];
 
 describe('contract §3.1: health and reset', () => {
@@ -74,7 +87,11 @@ describe('contract §3.2: accounts and keys', () => {
   });
 
   it('answers an unknown account with 404 in the envelope', async () => {
-    expectError(await client(makeApp()).get('/__admin/accounts/acct_nope'), 'resource_missing', { api: false, param: 'id', message: "No such account: 'acct_nope'." });
+    expectError(await client(makeApp()).get('/__admin/accounts/acct_nope'), 'resource_missing', {
+      api: false,
+      param: 'id',
+      message: "No such account: 'acct_nope'.",
+    });
   });
 
   it('validates the plan of PATCH /__admin/accounts/{id}', async () => {
@@ -87,7 +104,11 @@ describe('contract §3.2: accounts and keys', () => {
     const res = await client(app).post('/__admin/api_keys').send({ account_id: ACCOUNTS.paid, name: 'worker-1' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ object: 'api_key', name: 'worker-1', access: 'full' });
-    expectError(await client(app).post('/__admin/api_keys').send({ account_id: 'acct_missing' }), 'resource_missing', { api: false, param: 'account_id', message: "No such account: 'acct_missing'." });
+    expectError(await client(app).post('/__admin/api_keys').send({ account_id: 'acct_missing' }), 'resource_missing', {
+      api: false,
+      param: 'account_id',
+      message: "No such account: 'acct_missing'.",
+    });
   });
 
   it('expires and revokes keys by id, and 404s for an unknown key', async () => {
@@ -95,7 +116,11 @@ describe('contract §3.2: accounts and keys', () => {
     const expired = await client(app).post('/__admin/api_keys/key_paid_default/expire');
     expect(expired.status).toBe(200);
     expect(expired.body.expires_at).toBe('2026-01-15T12:00:00Z');
-    expectError(await client(app).post('/__admin/api_keys/key_nope/revoke'), 'resource_missing', { api: false, param: 'id', message: "No such API key: 'key_nope'." });
+    expectError(await client(app).post('/__admin/api_keys/key_nope/revoke'), 'resource_missing', {
+      api: false,
+      param: 'id',
+      message: "No such API key: 'key_nope'.",
+    });
   });
 
   it('makes new accounts from another fixture template when asked, and refuses an unknown fixture with 422', async () => {
@@ -112,8 +137,14 @@ describe('contract §3.3: the clock', () => {
   it('reports, freezes, sets and advances the virtual clock', async () => {
     const app = makeApp();
     expect((await client(app).get('/__admin/clock')).body).toEqual({ now: '2026-01-15T12:00:00.000Z', mode: 'frozen' });
-    expect((await client(app).post('/__admin/clock/advance').send({ seconds: 90.5 })).body).toEqual({ now: '2026-01-15T12:01:30.500Z', mode: 'frozen' });
-    expect((await client(app).post('/__admin/clock').send({ now: '2027-01-01T00:00:00Z' })).body).toEqual({ now: '2027-01-01T00:00:00.000Z', mode: 'frozen' });
+    expect((await client(app).post('/__admin/clock/advance').send({ seconds: 90.5 })).body).toEqual({
+      now: '2026-01-15T12:01:30.500Z',
+      mode: 'frozen',
+    });
+    expect((await client(app).post('/__admin/clock').send({ now: '2027-01-01T00:00:00Z' })).body).toEqual({
+      now: '2027-01-01T00:00:00.000Z',
+      mode: 'frozen',
+    });
   });
 
   it('runs from the set instant when switched to running', async () => {
@@ -129,9 +160,21 @@ describe('contract §3.3: the clock', () => {
 
   it('refuses a negative advance and a bad mode with 422', async () => {
     const app = makeApp();
-    expectError(await client(app).post('/__admin/clock/advance').send({ seconds: -1 }), 'validation_failed', { api: false, param: 'seconds', errors: { seconds: ['must be >= 0'] } });
-    expectError(await client(app).post('/__admin/clock').send({ mode: 'paused' }), 'validation_failed', { api: false, param: 'mode', errors: { mode: ['must be one of: running, frozen'] } });
-    expectError(await client(app).post('/__admin/clock/advance').send({}), 'parameter_missing', { api: false, param: 'seconds', message: 'Missing required parameter: seconds.' });
+    expectError(await client(app).post('/__admin/clock/advance').send({ seconds: -1 }), 'validation_failed', {
+      api: false,
+      param: 'seconds',
+      errors: { seconds: ['must be >= 0'] },
+    });
+    expectError(await client(app).post('/__admin/clock').send({ mode: 'paused' }), 'validation_failed', {
+      api: false,
+      param: 'mode',
+      errors: { mode: ['must be one of: running, frozen'] },
+    });
+    expectError(await client(app).post('/__admin/clock/advance').send({}), 'parameter_missing', {
+      api: false,
+      param: 'seconds',
+      message: 'Missing required parameter: seconds.',
+    });
   });
 
   it('stamps timestamps in responses with the virtual time', async () => {
@@ -150,7 +193,10 @@ describe('contract §3: the admin token', () => {
   it('answers 401 in the envelope without the right X-Admin-Token, and serves with it', async () => {
     const app = makeApp({ adminToken: 's3cret' });
     expectError(await client(app).get('/__admin/health'), 'authentication_required', { api: false, message: /X-Admin-Token/ });
-    expectError(await client(app).get('/__admin/health').set('X-Admin-Token', 'wrong'), 'authentication_required', { api: false, message: /X-Admin-Token/ });
+    expectError(await client(app).get('/__admin/health').set('X-Admin-Token', 'wrong'), 'authentication_required', {
+      api: false,
+      message: /X-Admin-Token/,
+    });
     expect((await client(app).get('/__admin/health').set('X-Admin-Token', 's3cret')).status).toBe(200);
   });
 

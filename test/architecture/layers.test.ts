@@ -15,7 +15,10 @@ function checkProject(files: Record<string, string>): { status: number | null; o
   const root = mkdtempSync(path.join(tmpdir(), 'layers-'));
   projects.push(root);
   symlinkSync(path.join(PACKAGE_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-  writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }));
+  writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }),
+  );
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), text);
@@ -38,12 +41,18 @@ describe('issue 15: one direction of dependencies', () => {
   it.each<{ rule: string; files: Record<string, string>; named: RegExp }>([
     {
       rule: 'issue 15.3: a module importing a higher layer fails the check, and the failure names the import',
-      files: { 'src/store/records.ts': "import { thing } from '../http/reply.js';\nexport const record = thing;\n", 'src/http/reply.ts': 'export const thing = 1;\n' },
+      files: {
+        'src/store/records.ts': "import { thing } from '../http/reply.js';\nexport const record = thing;\n",
+        'src/http/reply.ts': 'export const thing = 1;\n',
+      },
       named: /layer-store:store\/: src\/store\/records\.ts → src\/http\/reply\.ts/,
     },
     {
       rule: 'issue 15.1: a type-only import counts, and peers of one layer do not import each other',
-      files: { 'src/resources/status.ts': "import type { Rule } from '../scenarios/engine.js';\nexport type Status = Rule;\n", 'src/scenarios/engine.ts': 'export type Rule = string;\n' },
+      files: {
+        'src/resources/status.ts': "import type { Rule } from '../scenarios/engine.js';\nexport type Status = Rule;\n",
+        'src/scenarios/engine.ts': 'export type Rule = string;\n',
+      },
       named: /layer-features:resources\/: src\/resources\/status\.ts → src\/scenarios\/engine\.ts/,
     },
     {
@@ -53,7 +62,10 @@ describe('issue 15: one direction of dependencies', () => {
     },
     {
       rule: 'issue 15.1: a module outside every layer fails the check',
-      files: { 'src/misc/helper.ts': "import { thing } from '../http/reply.js';\nexport const helper = thing;\n", 'src/http/reply.ts': 'export const thing = 1;\n' },
+      files: {
+        'src/misc/helper.ts': "import { thing } from '../http/reply.js';\nexport const helper = thing;\n",
+        'src/http/reply.ts': 'export const thing = 1;\n',
+      },
       named: /in-a-layer: src\/misc\/helper\.ts → src\/http\/reply\.ts/,
     },
   ])('$rule', ({ files, named }) => {

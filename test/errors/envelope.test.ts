@@ -69,7 +69,10 @@ describe('spec §7.2: parameter_missing and parameter_unknown', () => {
   });
 
   it('answers a body wrapped under a resource key with parameter_unknown naming that key', async () => {
-    const res = await client(makeApp()).post('/v1/auth/keys').set(auth).send({ api_key: { name: 'wrapped' } });
+    const res = await client(makeApp())
+      .post('/v1/auth/keys')
+      .set(auth)
+      .send({ api_key: { name: 'wrapped' } });
     expectError(res, 'parameter_unknown', { param: 'api_key', message: MESSAGES.wrappedBody('api_key') });
   });
 
@@ -95,7 +98,9 @@ describe('spec §7.2: validation_failed', () => {
   });
 
   it('lists every invalid field in errors', async () => {
-    const res = await client(makeApp()).post('/__admin/api_keys').send({ account_id: 'acct_free_default', access: 'root', expires_at: 'soon' });
+    const res = await client(makeApp())
+      .post('/__admin/api_keys')
+      .send({ account_id: 'acct_free_default', access: 'root', expires_at: 'soon' });
     expectError(res, 'validation_failed', {
       api: false,
       param: 'access',
@@ -105,10 +110,13 @@ describe('spec §7.2: validation_failed', () => {
 });
 
 describe('contract §2: unknown paths and methods under /v1', () => {
-  it.each(['/v1/nope', '/v1/', '/v1', '/v1/auth/keys/extra/segments', '/v1/%E0%A4%A'])('answers %s with 404 resource_missing in the envelope', async (path) => {
-    const res = await client(makeApp()).get(path).set(auth);
-    expectError(res, 'resource_missing');
-  });
+  it.each(['/v1/nope', '/v1/', '/v1', '/v1/auth/keys/extra/segments', '/v1/%E0%A4%A'])(
+    'answers %s with 404 resource_missing in the envelope',
+    async (path) => {
+      const res = await client(makeApp()).get(path).set(auth);
+      expectError(res, 'resource_missing');
+    },
+  );
 
   it('answers a known path with another method with 405 and an Allow header', async () => {
     const res = await client(makeApp()).delete('/v1/auth/keys').set(auth);

@@ -74,7 +74,11 @@ export class CommerceClient {
     // One key for every attempt: a retried write is applied at most once.
     if (method !== 'GET') headers['Idempotency-Key'] = randomUUID();
     for (let attempt = 0; ; attempt++) {
-      const res = await fetch(`${this.options.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const res = await fetch(`${this.options.baseUrl}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       const deprecation = res.headers.get('Deprecation');
       if (deprecation) {
         this.options.onDeprecation?.({ method, path, deprecation, sunset: res.headers.get('Sunset'), link: res.headers.get('Link') });

@@ -10,7 +10,8 @@ import { mock } from './sandbox.js';
 
 // Created before this file's tests, deleted after them, and reset before each test.
 const tenant = useTenant(mock, { plan: 'paid', clock: 'frozen', resetBeforeEach: true });
-const client = () => new CommerceClient({ baseUrl: mock.apiUrl, apiKey: tenant.token, sleep: async (ms) => void (await tenant.clock.advance(ms / 1000)) });
+const client = () =>
+  new CommerceClient({ baseUrl: mock.apiUrl, apiKey: tenant.token, sleep: async (ms) => void (await tenant.clock.advance(ms / 1000)) });
 
 describe('a tenant with its own clock', () => {
   it('contract §4.1: a crawl completes when this file advances its own clock, whatever the sandbox clock does', async () => {

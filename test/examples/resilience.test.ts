@@ -11,7 +11,9 @@ const tenant = useTenant();
 /** An email-only lead-magnet form of this tenant (every account is seeded with some). */
 async function emailOnlyForm(): Promise<string> {
   const { state } = await mock.admin.accounts.get(tenant.accountId);
-  const form = state.forms!.find((f) => (f.fields as Array<{ field_type: string; required: boolean }>).every((field) => field.field_type === 'email' || !field.required));
+  const form = state.forms!.find((f) =>
+    (f.fields as Array<{ field_type: string; required: boolean }>).every((field) => field.field_type === 'email' || !field.required),
+  );
   if (!form) throw new Error('the account template has no email-only form');
   return form.id;
 }
@@ -34,7 +36,10 @@ describe('a forced 429', () => {
   it('spec §8: past its retry budget the client surfaces rate_limit_exceeded', async () => {
     const active = await mock.admin.scenarios.activate({ name: 'rate-limited', account_id: tenant.accountId });
     try {
-      const error = await tenant.client({ maxRetries: 1 }).listExperiences().catch((e: unknown) => e);
+      const error = await tenant
+        .client({ maxRetries: 1 })
+        .listExperiences()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CommerceApiError);
       expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
     } finally {
@@ -47,7 +52,12 @@ describe('a forced 429', () => {
 describe('a 500 on a write, and what the client actually sent', () => {
   it('spec §7.3.5: the retry carries the same Idempotency-Key, so the submission exists exactly once', async () => {
     const formId = await emailOnlyForm();
-    await mock.admin.scenarios.activate({ name: 'server-error', account_id: tenant.accountId, operation_id: 'createFormSubmission', times: 1 });
+    await mock.admin.scenarios.activate({
+      name: 'server-error',
+      account_id: tenant.accountId,
+      operation_id: 'createFormSubmission',
+      times: 1,
+    });
     const submission = await tenant.client().submitForm({ form_id: formId, email: 'ada@example.com' });
     const { data } = await mock.admin.requests.list({ account_id: tenant.accountId, operation_id: 'createFormSubmission', limit: 2 });
     expect(data.map((entry) => entry.status)).toEqual([201, 500]);
@@ -61,7 +71,10 @@ describe('a 500 on a write, and what the client actually sent', () => {
   });
 
   it('spec §7.2: the client does not retry a 422, and the journal shows the one request', async () => {
-    const error = await tenant.client().submitForm({ form_id: await emailOnlyForm(), email: 'not-an-email' }).catch((e: unknown) => e);
+    const error = await tenant
+      .client()
+      .submitForm({ form_id: await emailOnlyForm(), email: 'not-an-email' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 422, code: 'validation_failed' });
     const { data } = await mock.admin.requests.list({ account_id: tenant.accountId, operation_id: 'createFormSubmission', limit: 1 });
     expect(data[0]).toMatchObject({ status: 422, body: { email: 'not-an-email' }, scenario_ids: [] });

@@ -12,7 +12,11 @@ describe('spec §5.1, §5.3: 401 authentication_required', () => {
     ['unknown', 'Bearer cc_test_not_a_real_key', MESSAGES.authUnknown],
   ])('answers a %s credential with 401 on every operation', async (_label, header, message) => {
     const app = makeApp();
-    for (const [method, path] of [['get', '/v1/status'], ['get', '/v1/auth/keys'], ['post', '/v1/auth/keys']] as const) {
+    for (const [method, path] of [
+      ['get', '/v1/status'],
+      ['get', '/v1/auth/keys'],
+      ['post', '/v1/auth/keys'],
+    ] as const) {
       const req = client(app)[method](path);
       if (header !== undefined) req.set('Authorization', header);
       expectError(await req, 'authentication_required', { message });
@@ -34,7 +38,10 @@ describe('spec §5.1, §5.3: 401 authentication_required', () => {
 
   it('expires a key when the virtual clock reaches its expires_at', async () => {
     const app = makeApp();
-    const created = await client(app).post('/__admin/api_keys').send({ account_id: ACCOUNTS.free, expires_at: '2026-01-15T13:00:00Z' }).expect(201);
+    const created = await client(app)
+      .post('/__admin/api_keys')
+      .send({ account_id: ACCOUNTS.free, expires_at: '2026-01-15T13:00:00Z' })
+      .expect(201);
     const key = bearer(created.body.token);
     expect((await client(app).get('/v1/status').set(key)).status).toBe(200);
     await client(app).post('/__admin/clock/advance').send({ seconds: 3599 }).expect(200);

@@ -14,37 +14,45 @@ describe('issue 13.12: parser errors are answered in the envelope', () => {
     ['a bad method', 'FO@O /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 400, 'bad_request'],
     ['a malformed header name', 'GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: x\r\n\r\n', 400, 'bad_request'],
     ['a bad HTTP version', 'GET /v1/status HTTP/9.x\r\nHost: 127.0.0.1\r\n\r\n', 400, 'bad_request'],
-    ['headers over the size limit', `GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
-  ])('answers %s in the envelope (its status and code), with a Request-Id from the sandbox, and closes', async (_what, raw, status, code) => {
-    const mock = await startServer();
-    try {
-      const before = await RawConnection.open(mock.port);
-      before.send(rawGet('/v1/status', bearer(KEYS.free)));
-      const [first] = await before.waitFor(1);
+    [
+      'headers over the size limit',
+      `GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
+  ])(
+    'answers %s in the envelope (its status and code), with a Request-Id from the sandbox, and closes',
+    async (_what, raw, status, code) => {
+      const mock = await startServer();
+      try {
+        const before = await RawConnection.open(mock.port);
+        before.send(rawGet('/v1/status', bearer(KEYS.free)));
+        const [first] = await before.waitFor(1);
 
-      const connection = await RawConnection.open(mock.port);
-      connection.send(raw);
-      const [answer] = await connection.waitFor(1);
-      expect(answer?.status).toBe(status);
-      expect(answer?.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(answer?.headers.connection).toBe('close');
-      const body = JSON.parse(answer!.body);
-      expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'type']);
-      expect(body.error).toMatchObject({ type: 'invalid_request_error', code });
-      // The sandbox's own counter: the id after the previous request's, before the next one's.
-      expect(idNumber(answer?.headers['request-id'])).toBe(idNumber(first?.headers['request-id']) + 1);
-      expect(answer?.headers['x-request-id']).toBe(answer?.headers['request-id']);
-      expect(await connection.closed()).toBe('end');
+        const connection = await RawConnection.open(mock.port);
+        connection.send(raw);
+        const [answer] = await connection.waitFor(1);
+        expect(answer?.status).toBe(status);
+        expect(answer?.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(answer?.headers.connection).toBe('close');
+        const body = JSON.parse(answer!.body);
+        expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'type']);
+        expect(body.error).toMatchObject({ type: 'invalid_request_error', code });
+        // The sandbox's own counter: the id after the previous request's, before the next one's.
+        expect(idNumber(answer?.headers['request-id'])).toBe(idNumber(first?.headers['request-id']) + 1);
+        expect(answer?.headers['x-request-id']).toBe(answer?.headers['request-id']);
+        expect(await connection.closed()).toBe('end');
 
-      before.send(rawGet('/v1/status', bearer(KEYS.free)));
-      const [, next] = await before.waitFor(2);
-      expect(next?.status).toBe(200);
-      expect(idNumber(next?.headers['request-id'])).toBe(idNumber(answer?.headers['request-id']) + 1);
-      before.socket.destroy();
-    } finally {
-      await mock.close();
-    }
-  });
+        before.send(rawGet('/v1/status', bearer(KEYS.free)));
+        const [, next] = await before.waitFor(2);
+        expect(next?.status).toBe(200);
+        expect(idNumber(next?.headers['request-id'])).toBe(idNumber(answer?.headers['request-id']) + 1);
+        before.socket.destroy();
+      } finally {
+        await mock.close();
+      }
+    },
+  );
 });
 
 describe('issue 13.12: what else Node would answer bare is answered in the envelope, or served', () => {

@@ -63,22 +63,34 @@ describe('issue 13.8: request bodies in a content coding (RFC 9110 §8.4)', () =
     expect(entry.body).toEqual({ name: 'encoded' });
   });
 
-  it.each(['compress', 'zstd', 'gzip, compress', 'x-unknown'])('answers Content-Encoding: %s with 415 naming the coding', async (encoding) => {
-    const app = makeApp();
-    const before = await keyCount(app);
-    const res = await postKey(app, gzipSync(NAMED), encoding);
-    const coding = encoding.split(',').map((c) => c.trim()).find((c) => c !== 'gzip')!;
-    expectError(res, 'unsupported_media_type', { param: 'Content-Encoding', message: MESSAGES.unsupportedCoding(coding, SUPPORTED_CODINGS) });
-    expect(res.body.error.message).toContain(`'${coding}'`);
-    await expectStillServing(app, before);
-  });
+  it.each(['compress', 'zstd', 'gzip, compress', 'x-unknown'])(
+    'answers Content-Encoding: %s with 415 naming the coding',
+    async (encoding) => {
+      const app = makeApp();
+      const before = await keyCount(app);
+      const res = await postKey(app, gzipSync(NAMED), encoding);
+      const coding = encoding
+        .split(',')
+        .map((c) => c.trim())
+        .find((c) => c !== 'gzip')!;
+      expectError(res, 'unsupported_media_type', {
+        param: 'Content-Encoding',
+        message: MESSAGES.unsupportedCoding(coding, SUPPORTED_CODINGS),
+      });
+      expect(res.body.error.message).toContain(`'${coding}'`);
+      await expectStillServing(app, before);
+    },
+  );
 
   it(`answers more than ${MAX_CODINGS} stacked codings with 415`, async () => {
     const app = makeApp();
     const codings = Array.from({ length: MAX_CODINGS + 1 }, () => 'gzip');
     const bytes = codings.reduce((data) => gzipSync(data), NAMED);
     const res = await postKey(app, bytes, codings.join(', '));
-    expectError(res, 'unsupported_media_type', { param: 'Content-Encoding', message: MESSAGES.tooManyCodings(MAX_CODINGS + 1, MAX_CODINGS) });
+    expectError(res, 'unsupported_media_type', {
+      param: 'Content-Encoding',
+      message: MESSAGES.tooManyCodings(MAX_CODINGS + 1, MAX_CODINGS),
+    });
   });
 
   it.each([
@@ -129,7 +141,11 @@ describe('issue 13.11: an empty body with Content-Type: application/json is no b
 
   it('creates a key from an empty chunked body', async () => {
     const app = makeApp();
-    const req = client(app).post(CREATE_KEY).set(bearer(KEYS.free)).set('Content-Type', 'application/json').set('Transfer-Encoding', 'chunked');
+    const req = client(app)
+      .post(CREATE_KEY)
+      .set(bearer(KEYS.free))
+      .set('Content-Type', 'application/json')
+      .set('Transfer-Encoding', 'chunked');
     const res = await sendRaw(req, '');
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   });
@@ -175,10 +191,23 @@ describe('issue 13.9: user keys named like Object.prototype members are ordinary
 
   it.each(PROTOTYPE_KEYS)('admin: a scenario param named %s is refused with 422 naming it', async (key) => {
     const app = makeApp();
-    const res = await sendRaw(client(app).post('/__admin/scenarios').set('Content-Type', 'application/json'), `{"name":"rate-limited","params":{"${key}":1}}`);
-    expectError(res, 'validation_failed', { api: false, param: `params.${key}`, errors: { [`params.${key}`]: [expect.stringContaining("is not a param of 'rate-limited'")] } });
+    const res = await sendRaw(
+      client(app).post('/__admin/scenarios').set('Content-Type', 'application/json'),
+      `{"name":"rate-limited","params":{"${key}":1}}`,
+    );
+    expectError(res, 'validation_failed', {
+      api: false,
+      param: `params.${key}`,
+      errors: { [`params.${key}`]: [expect.stringContaining("is not a param of 'rate-limited'")] },
+    });
     expect((await client(app).get('/__admin/scenarios')).body.active).toEqual([]);
-    expect((await client(app).post('/__admin/scenarios').send({ name: 'rate-limited', params: { retry_after: 5 } })).status).toBe(201);
+    expect(
+      (
+        await client(app)
+          .post('/__admin/scenarios')
+          .send({ name: 'rate-limited', params: { retry_after: 5 } })
+      ).status,
+    ).toBe(201);
   });
 
   it.each(PROTOTYPE_KEYS)('--scenario: a param named %s is refused at boot naming the setting', (key) => {
@@ -209,7 +238,9 @@ describe('issue 13.9: user keys named like Object.prototype members are ordinary
     const res = await patch(JSON.stringify({ metadata }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     for (const key of PROTOTYPE_KEYS) expect(Object.getOwnPropertyDescriptor(res.body.metadata, key)?.value).toBe(`v-${key}`);
-    const state = (await client(app).get(`/__admin/accounts/${ACCOUNTS.free}`)).body.state.inboxes.find((i: { id: string }) => i.id === 'inbox_free_support');
+    const state = (await client(app).get(`/__admin/accounts/${ACCOUNTS.free}`)).body.state.inboxes.find(
+      (i: { id: string }) => i.id === 'inbox_free_support',
+    );
     for (const key of PROTOTYPE_KEYS) expect(Object.getOwnPropertyDescriptor(state.metadata, key)?.value).toBe(`v-${key}`);
     const removed = await patch(JSON.stringify({ metadata: Object.fromEntries(PROTOTYPE_KEYS.map((key) => [key, null])) }));
     expect(removed.status).toBe(200);
@@ -219,11 +250,17 @@ describe('issue 13.9: user keys named like Object.prototype members are ordinary
   it.each(PROTOTYPE_KEYS)('answers: a field id named %s is an unknown field (422)', async (key) => {
     const app = makeApp();
     const body = `{"form_id":"frm_free_survey","email":"sam@example.com","answers":{"${key}":"x"}}`;
-    const res = await sendRaw(client(app).post('/v1/form_submissions').set(bearer(KEYS.free)).set('Content-Type', 'application/json'), body);
+    const res = await sendRaw(
+      client(app).post('/v1/form_submissions').set(bearer(KEYS.free)).set('Content-Type', 'application/json'),
+      body,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(422);
     expect(res.headers['request-id']).toMatch(/^req_\d+$/);
     expect(Object.getOwnPropertyDescriptor(res.body.error.errors, `answers.${key}`)?.value).toEqual(['is not a field of this form']);
-    const ok = await client(app).post('/v1/form_submissions').set(bearer(KEYS.free)).send({ form_id: 'frm_free_survey', email: 'sam@example.com', answers: { fld_free_survey_role: 'Side project' } });
+    const ok = await client(app)
+      .post('/v1/form_submissions')
+      .set(bearer(KEYS.free))
+      .send({ form_id: 'frm_free_survey', email: 'sam@example.com', answers: { fld_free_survey_role: 'Side project' } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
   });
 });
@@ -261,20 +298,31 @@ describe('issue 13.7: the clock stays within the instants the sandbox can write 
     const app = makeApp();
     await client(app).post('/__admin/clock').send({ now: '9999-12-31T23:00:00Z' });
     const res = await client(app).post('/__admin/clock/advance').send({ seconds: 3600 });
-    expectError(res, 'validation_failed', { api: false, param: 'seconds', errors: { seconds: [MESSAGES.clockAdvancePast(MAX_INSTANT, 3599)] } });
+    expectError(res, 'validation_failed', {
+      api: false,
+      param: 'seconds',
+      errors: { seconds: [MESSAGES.clockAdvancePast(MAX_INSTANT, 3599)] },
+    });
     expect(await clockNow(app)).toBe('9999-12-31T23:00:00.000Z');
     expect((await client(app).get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
     const last = await client(app).post('/__admin/clock/advance').send({ seconds: 3599 });
     expect(last.body.now).toBe('9999-12-31T23:59:59.000Z');
   });
 
-  it.each(['9999-12-31T23:59:59-00:01', '0000-01-01T00:00:00+00:01'])('refuses to set the clock to %s (outside the range in UTC) with 422 naming now', async (now) => {
-    const app = makeApp();
-    const res = await client(app).post('/__admin/clock').send({ now });
-    expectError(res, 'validation_failed', { api: false, param: 'now', errors: { now: [MESSAGES.clockOutOfRange(MIN_INSTANT, MAX_INSTANT)] } });
-    expect(await clockNow(app)).toBe('2026-01-15T12:00:00.000Z');
-    expect((await client(app).get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
-  });
+  it.each(['9999-12-31T23:59:59-00:01', '0000-01-01T00:00:00+00:01'])(
+    'refuses to set the clock to %s (outside the range in UTC) with 422 naming now',
+    async (now) => {
+      const app = makeApp();
+      const res = await client(app).post('/__admin/clock').send({ now });
+      expectError(res, 'validation_failed', {
+        api: false,
+        param: 'now',
+        errors: { now: [MESSAGES.clockOutOfRange(MIN_INSTANT, MAX_INSTANT)] },
+      });
+      expect(await clockNow(app)).toBe('2026-01-15T12:00:00.000Z');
+      expect((await client(app).get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
+    },
+  );
 
   it('accepts the first instant of the range', async () => {
     const res = await client(makeApp()).post('/__admin/clock').send({ now: MIN_INSTANT });

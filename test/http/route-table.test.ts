@@ -47,14 +47,20 @@ describe('contract §2: the /v1 route table', () => {
   });
 
   it('refuses two routes with one method and path', () => {
-    expect(() => new RouteTable('/v1', [
-      { method: 'GET', path: '/a/{id}', target: 1 },
-      { method: 'GET', path: '/a/{id}', target: 2 },
-    ])).toThrow(/Duplicate route GET \/a\/\{id\}/);
+    expect(
+      () =>
+        new RouteTable('/v1', [
+          { method: 'GET', path: '/a/{id}', target: 1 },
+          { method: 'GET', path: '/a/{id}', target: 2 },
+        ]),
+    ).toThrow(/Duplicate route GET \/a\/\{id\}/);
   });
 
   it('routes every declared operation to itself', () => {
-    const real = new RouteTable('/v1', OPERATIONS.map((op) => ({ method: op.method, path: op.path, target: op.operationId })));
+    const real = new RouteTable(
+      '/v1',
+      OPERATIONS.map((op) => ({ method: op.method, path: op.path, target: op.operationId })),
+    );
     for (const op of OPERATIONS) {
       const concrete = op.path.replace(/\{[a-z_]+\}/g, 'x_1');
       expect(real.lookup(op.method, `/v1${concrete}`), op.operationId).toMatchObject({ kind: 'found', target: op.operationId });

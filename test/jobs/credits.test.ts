@@ -89,9 +89,13 @@ describe('credits (spec §1, §3, §4.3: charged on completion)', () => {
     const c = client(app);
     app.sandbox.store.forAccount(ACCOUNTS.free)!.account.credits.balance = 10;
     await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 10, max_depth: 0 });
-    expectError(await c.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/', max_pages: 1 }), 'insufficient_credits', {
-      message: MESSAGES.insufficientCredits(1, 0),
-    });
+    expectError(
+      await c.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/', max_pages: 1 }),
+      'insufficient_credits',
+      {
+        message: MESSAGES.insufficientCredits(1, 0),
+      },
+    );
     await advance(c, 60);
     // max_depth 0 crawls one page: 1 credit charged, the other 9 held ones released.
     await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 9 });

@@ -25,7 +25,8 @@ const at = (seconds: number) => T0 + seconds * 1000;
 describe('job timeline (spec §3: queued -> processing -> completed)', () => {
   it('§3: is queued from creation until queued_seconds have passed, with progress 0 and no started_at', () => {
     const t = timeline();
-    for (const s of [0, 1, 1.999]) expect(deriveJobState(t, at(s))).toEqual({ status: 'queued', progress: 0, started_at: null, completed_at: null });
+    for (const s of [0, 1, 1.999])
+      expect(deriveJobState(t, at(s))).toEqual({ status: 'queued', progress: 0, started_at: null, completed_at: null });
   });
 
   it('§3: processes from queued_seconds on, progress following the share of processing time elapsed', () => {
@@ -37,7 +38,8 @@ describe('job timeline (spec §3: queued -> processing -> completed)', () => {
 
   it('§3: completes after units × seconds_per_page of processing, at progress 100', () => {
     const t = timeline();
-    for (const s of [12, 13, 1e6]) expect(deriveJobState(t, at(s))).toEqual({ status: 'completed', progress: 100, started_at: at(2), completed_at: at(12) });
+    for (const s of [12, 13, 1e6])
+      expect(deriveJobState(t, at(s))).toEqual({ status: 'completed', progress: 100, started_at: at(2), completed_at: at(12) });
   });
 
   it('§3: progress never decreases and stays an integer from 0 to 100 as the clock moves', () => {
@@ -60,7 +62,13 @@ describe('job timeline (spec §3: queued -> processing -> completed)', () => {
 
 describe('job outcomes decided at creation', () => {
   it('completes at normal speed when no rule has an opinion', () => {
-    expect(decideJobOutcome(context, [() => undefined])).toEqual({ outcome: 'completed', error: null, error_code: null, at_progress: 100, slow_factor: 1 });
+    expect(decideJobOutcome(context, [() => undefined])).toEqual({
+      outcome: 'completed',
+      error: null,
+      error_code: null,
+      at_progress: 100,
+      slow_factor: 1,
+    });
   });
 
   it('§3: a failing job goes processing -> failed at its stop progress, with error and error_code', () => {
@@ -111,7 +119,13 @@ describe('job outcomes decided at creation', () => {
   });
 
   it('defaults keep a crawl of a few pages within a few seconds', () => {
-    const t = buildTimeline({ now: T0, settings: DEFAULT_JOB_SETTINGS.crawl, units: 8, outcome: decideJobOutcome(context, []), provider_request_id: 'p' });
+    const t = buildTimeline({
+      now: T0,
+      settings: DEFAULT_JOB_SETTINGS.crawl,
+      units: 8,
+      outcome: decideJobOutcome(context, []),
+      provider_request_id: 'p',
+    });
     expect(t.ends_at_ms - T0).toBeLessThanOrEqual(4000);
   });
 });

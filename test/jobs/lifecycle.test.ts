@@ -18,7 +18,14 @@ describe('GET /v1/jobs/{id} on the virtual clock (spec §4.4, §3)', () => {
 
     await advance(c, 1);
     const started = await pollJob(c, KEYS.free, created.id);
-    expect(started).toMatchObject({ status: 'processing', progress: 0, started_at: iso(1), completed_at: null, result: null, credits_used: 0 });
+    expect(started).toMatchObject({
+      status: 'processing',
+      progress: 0,
+      started_at: iso(1),
+      completed_at: null,
+      result: null,
+      credits_used: 0,
+    });
     expect(started.provider_request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     await advance(c, 1);
@@ -50,7 +57,12 @@ describe('GET /v1/jobs/{id} on the virtual clock (spec §4.4, §3)', () => {
     const c = client(makeApp());
     const created = await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 4 });
     await advance(c, 86_400 * 30);
-    expect(await pollJob(c, KEYS.free, created.id)).toMatchObject({ status: 'completed', started_at: iso(1), completed_at: iso(2), progress: 100 });
+    expect(await pollJob(c, KEYS.free, created.id)).toMatchObject({
+      status: 'completed',
+      started_at: iso(1),
+      completed_at: iso(2),
+      progress: 100,
+    });
   });
 
   it('§3: a job stays completed when the clock is later set back before its end', async () => {
@@ -90,7 +102,10 @@ describe('GET /v1/jobs/{id} on the virtual clock (spec §4.4, §3)', () => {
     const c = client(makeApp());
     const created = await createCrawl(c, KEYS.free, { url: 'https://example.com/' });
     const raw = created.id.replace(/^job_/, '');
-    expectError(await c.get(`/v1/jobs/${raw}`).set(bearer(KEYS.free)), 'resource_missing', { param: 'id', message: `No such object: '${raw}'.` });
+    expectError(await c.get(`/v1/jobs/${raw}`).set(bearer(KEYS.free)), 'resource_missing', {
+      param: 'id',
+      message: `No such object: '${raw}'.`,
+    });
   });
 
   it("§4.4: another account's job answers 404 resource_missing, in both directions", async () => {

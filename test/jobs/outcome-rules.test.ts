@@ -11,7 +11,12 @@ const iso = (seconds: number) => isoTimestamp(T0 + seconds * 1000);
 describe('job outcome rules: the seam scenarios plug into', () => {
   it('§3: a rule that fails the job takes it queued -> processing -> failed with its error and error_code', async () => {
     const app = makeApp();
-    app.sandbox.jobOutcomeRules.push(() => ({ outcome: 'failed', error: 'The site refused the connection.', error_code: 'site_unreachable', at_progress: 25 }));
+    app.sandbox.jobOutcomeRules.push(() => ({
+      outcome: 'failed',
+      error: 'The site refused the connection.',
+      error_code: 'site_unreachable',
+      at_progress: 25,
+    }));
     const c = client(app);
     // 8 pages: processing would take 2 s; stopping at 25% ends it 0.5 s after the start.
     const job = await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 8 });
@@ -72,7 +77,12 @@ describe('job outcome rules: the seam scenarios plug into', () => {
     await advance(c, 9.999);
     expect(await pollJob(c, KEYS.free, job.id)).toMatchObject({ status: 'processing', progress: 99 });
     await advance(c, 0.001);
-    expect(await pollJob(c, KEYS.free, job.id)).toMatchObject({ status: 'completed', started_at: iso(10), completed_at: iso(20), credits_used: 4 });
+    expect(await pollJob(c, KEYS.free, job.id)).toMatchObject({
+      status: 'completed',
+      started_at: iso(10),
+      completed_at: iso(20),
+      credits_used: 4,
+    });
   });
 
   it('decides at creation: a rule added later does not change jobs already created', async () => {
@@ -98,8 +108,26 @@ describe('job outcome rules: the seam scenarios plug into', () => {
     const paid = await createCrawl(c, KEYS.paid, { url: 'https://example.com/', max_pages: 3 });
     expect(seen).toEqual([
       // `scenarios`: the creating request's scenarios, which the scenario engine's own rule asks.
-      { jobId: free.id, type: 'crawl', operationId: 'crawlSite', accountId: ACCOUNTS.free, apiKeyId: 'key_free_default', input: free.input, now: T0, scenarios: expect.anything() },
-      { jobId: paid.id, type: 'crawl', operationId: 'crawlSite', accountId: ACCOUNTS.paid, apiKeyId: 'key_paid_default', input: paid.input, now: T0, scenarios: expect.anything() },
+      {
+        jobId: free.id,
+        type: 'crawl',
+        operationId: 'crawlSite',
+        accountId: ACCOUNTS.free,
+        apiKeyId: 'key_free_default',
+        input: free.input,
+        now: T0,
+        scenarios: expect.anything(),
+      },
+      {
+        jobId: paid.id,
+        type: 'crawl',
+        operationId: 'crawlSite',
+        accountId: ACCOUNTS.paid,
+        apiKeyId: 'key_paid_default',
+        input: paid.input,
+        now: T0,
+        scenarios: expect.anything(),
+      },
     ]);
     await advance(c, 60);
     expect((await pollJob(c, KEYS.free, free.id)).status).toBe('completed');

@@ -23,7 +23,10 @@ describe('README "Jobs": driving a job from a shell', () => {
     // One shell runs the block line by line; a marker after each line splits its output per line.
     const script = lines.map((line) => `${line.replaceAll('http://127.0.0.1:4010', server!.url)}\necho ${MARK}`).join('\n');
     const output = execFileSync('sh', ['-c', script], { encoding: 'utf8' });
-    const printed = output.split(`${MARK}\n`).slice(0, lines.length).map((chunk) => chunk.trim());
+    const printed = output
+      .split(`${MARK}\n`)
+      .slice(0, lines.length)
+      .map((chunk) => chunk.trim());
     const expected = lines.map((line) => /\s#\s(\S.*)$/.exec(line)?.[1]?.trim() ?? '');
     expect(printed).toEqual(expected);
   });

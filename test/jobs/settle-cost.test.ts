@@ -53,7 +53,7 @@ describe('issue 13.5: settling a due job costs O(1), its pages are built only wh
     expect(used).toBeGreaterThan(0);
   });
 
-  it('issue 13.5: reading one completed job renders that job\'s pages only, however many other jobs are due', async () => {
+  it("issue 13.5: reading one completed job renders that job's pages only, however many other jobs are due", async () => {
     const app = makeApp();
     const c = client(app);
     const jobs = await dueCrawls(c, DUE_JOBS);

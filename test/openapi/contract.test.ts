@@ -32,7 +32,11 @@ describe('the observer seam of createApp', () => {
   });
 
   it('an observer that throws never changes the response', async () => {
-    const app = createApp({ onResponse: () => { throw new Error('observer bug'); } });
+    const app = createApp({
+      onResponse: () => {
+        throw new Error('observer bug');
+      },
+    });
     const res = await client(app).get('/v1/status').set(bearer(KEYS.free));
     expect(res.status).toBe(200);
   });
@@ -67,10 +71,26 @@ describe('response contracts', () => {
     const cases: Array<[string, (r: FinishedResponse) => FinishedResponse, RegExp]> = [
       ['an undocumented status', (r) => ({ ...r, status: 418 }), /status 418 is not documented for getStatus/],
       ['a success body off its schema', (r) => ({ ...r, body: { limits: {} } }), /body does not match the 200 schema of getStatus/],
-      ['an extra member in a closed body', (r) => ({ ...r, body: { ...(r.body as object), surprise: 1 } }), /must NOT have additional properties/],
-      ['a missing documented header', (r) => ({ ...r, headers: { ...r.headers, 'request-id': undefined } }), /documented header Request-Id is missing/],
-      ['a malformed header', (r) => ({ ...r, headers: { ...r.headers, 'x-ratelimit-remaining': 'plenty' } }), /header X-RateLimit-Remaining/],
-      ['a body that is not JSON', (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'text/plain' } }), /content-type is text\/plain/],
+      [
+        'an extra member in a closed body',
+        (r) => ({ ...r, body: { ...(r.body as object), surprise: 1 } }),
+        /must NOT have additional properties/,
+      ],
+      [
+        'a missing documented header',
+        (r) => ({ ...r, headers: { ...r.headers, 'request-id': undefined } }),
+        /documented header Request-Id is missing/,
+      ],
+      [
+        'a malformed header',
+        (r) => ({ ...r, headers: { ...r.headers, 'x-ratelimit-remaining': 'plenty' } }),
+        /header X-RateLimit-Remaining/,
+      ],
+      [
+        'a body that is not JSON',
+        (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'text/plain' } }),
+        /content-type is text\/plain/,
+      ],
     ];
     it.each(cases)('%s', async (_name, change, problem) => {
       const app = makeApp();
@@ -97,11 +117,19 @@ describe('response contracts', () => {
   });
 
   it('§9.3: a deprecated operation must carry its Deprecation, Sunset and Link headers', async () => {
-    const app = makeApp({ deprecations: [{ operation_id: 'getStatus', deprecated_at: '2026-01-01T00:00:00Z', sunset: '2027-01-01T00:00:00Z', link: '/docs/status' }] });
+    const app = makeApp({
+      deprecations: [
+        { operation_id: 'getStatus', deprecated_at: '2026-01-01T00:00:00Z', sunset: '2027-01-01T00:00:00Z', link: '/docs/status' },
+      ],
+    });
     const deprecated = await observe(app, (api) => api.get('/v1/status').set(bearer(KEYS.free)));
     expect(contractProblems(app, deprecated)).toEqual([]);
-    expect(contractProblems(app, { ...deprecated, headers: { ...deprecated.headers, sunset: undefined } })).toEqual(['documented header Sunset is missing']);
-    expect(contractProblems(app, { ...deprecated, headers: { ...deprecated.headers, deprecation: 'yesterday' } }).join('\n')).toMatch(/header Deprecation/);
+    expect(contractProblems(app, { ...deprecated, headers: { ...deprecated.headers, sunset: undefined } })).toEqual([
+      'documented header Sunset is missing',
+    ]);
+    expect(contractProblems(app, { ...deprecated, headers: { ...deprecated.headers, deprecation: 'yesterday' } }).join('\n')).toMatch(
+      /header Deprecation/,
+    );
   });
 
   it('record violations of a watched app for the per-test check', async () => {

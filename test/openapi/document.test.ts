@@ -75,7 +75,12 @@ describe('GET /openapi.json', () => {
   describe.each(OPERATIONS.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
     it('carries its id, summary, description, tag and spec section', () => {
       const operation = operationIn(served, op);
-      expect(operation).toMatchObject({ operationId: op.operationId, summary: op.summary, tags: [op.tag], 'x-spec-section': op.specSection });
+      expect(operation).toMatchObject({
+        operationId: op.operationId,
+        summary: op.summary,
+        tags: [op.tag],
+        'x-spec-section': op.specSection,
+      });
       expect(operation.description).toContain(`§${op.specSection}`);
       expect(operation.deprecated).toBeUndefined();
     });
@@ -95,7 +100,12 @@ describe('GET /openapi.json', () => {
       }
       const idempotency = parameters.filter((p) => p.in === 'header' && p.name === 'Idempotency-Key');
       if (isWrite(op)) {
-        expect(idempotency).toEqual([expect.objectContaining({ required: false, schema: expect.objectContaining({ type: 'string', maxLength: IDEMPOTENCY_KEY_MAX_LENGTH }) })]);
+        expect(idempotency).toEqual([
+          expect.objectContaining({
+            required: false,
+            schema: expect.objectContaining({ type: 'string', maxLength: IDEMPOTENCY_KEY_MAX_LENGTH }),
+          }),
+        ]);
       } else {
         expect(idempotency).toEqual([]);
       }
@@ -156,8 +166,19 @@ describe('GET /openapi.json', () => {
     expect(bodies.map((schema) => schema.$ref)).toEqual(OPERATIONS.map((op) => `#/components/schemas/${String(op.success.schema.title)}`));
     expect(bodies.map((schema) => schema.$ref.split('/').pop()).sort()).toEqual(
       [
-        'ApiKey', 'ApiKeyList', 'StatusReport', 'Job', 'Job', 'FormSubmission', 'ConversionResult', 'Inbox', 'MessageList', 'ExperienceList',
-        'ExperienceLinkDeletion', 'DiscountDeletion', 'EventSession',
+        'ApiKey',
+        'ApiKeyList',
+        'StatusReport',
+        'Job',
+        'Job',
+        'FormSubmission',
+        'ConversionResult',
+        'Inbox',
+        'MessageList',
+        'ExperienceList',
+        'ExperienceLinkDeletion',
+        'DiscountDeletion',
+        'EventSession',
       ].sort(),
     );
     for (const name of ['Experience', 'Message']) expect(served.components.schemas[name], name).toBeDefined();
@@ -203,7 +224,10 @@ describe('GET /openapi.json', () => {
       for (const operation of Object.values(item as Json)) {
         for (const parameter of (operation as Json).parameters as Json[]) {
           if (parameter.example === undefined) continue;
-          expect(ajv.validate(withoutTitles(parameter.schema) as JsonSchema, parameter.example), `${(operation as Json).operationId} ${parameter.name}`).toBe(true);
+          expect(
+            ajv.validate(withoutTitles(parameter.schema) as JsonSchema, parameter.example),
+            `${(operation as Json).operationId} ${parameter.name}`,
+          ).toBe(true);
         }
       }
     }
@@ -221,21 +245,31 @@ describe('deprecation in the document (spec §9.2)', () => {
     expect(flagged.description).toContain('Deprecated');
     for (const [status, response] of Object.entries(flagged.responses as Json)) {
       // Required on every answer but a 429, which the rate limit gives before the operation is known.
-      for (const name of DEPRECATION_HEADERS) expect((response as Json).headers[name], `${status} ${name}`).toMatchObject({ required: status !== '429' });
+      for (const name of DEPRECATION_HEADERS)
+        expect((response as Json).headers[name], `${status} ${name}`).toMatchObject({ required: status !== '429' });
     }
     expect(operationIn(resolved, other!).deprecated).toBeUndefined();
   });
 
   it('§9.2: flags what the sandbox’s deprecation registry holds, at once, and reset restores the boot set', async () => {
     const deprecatedAt = '2026-01-01T00:00:00Z';
-    const app = makeApp({ deprecations: [{ operation_id: target!.operationId, deprecated_at: deprecatedAt, sunset: '2026-08-01T00:00:00Z', link: '/docs/migrate' }] });
+    const app = makeApp({
+      deprecations: [
+        { operation_id: target!.operationId, deprecated_at: deprecatedAt, sunset: '2026-08-01T00:00:00Z', link: '/docs/migrate' },
+      ],
+    });
     const api = client(app);
     const flagged = async (op: OperationDef) => operationIn((await api.get('/openapi.json')).body, op).deprecated === true;
     expect([await flagged(target!), await flagged(other!)]).toEqual([true, false]);
 
     // A scenario (or anything else) changing the registry at run time shows in the next document.
     const boot = app.openapi.current();
-    app.sandbox.deprecations.set({ operationId: other!.operationId, deprecatedAt: Date.parse(deprecatedAt), sunset: Date.parse('2026-12-01T00:00:00Z'), link: '/docs/other' });
+    app.sandbox.deprecations.set({
+      operationId: other!.operationId,
+      deprecatedAt: Date.parse(deprecatedAt),
+      sunset: Date.parse('2026-12-01T00:00:00Z'),
+      link: '/docs/other',
+    });
     expect(await flagged(other!)).toBe(true);
     expect(app.openapi.current()).not.toBe(boot);
     app.sandbox.deprecations.delete(target!.operationId);

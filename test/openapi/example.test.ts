@@ -9,8 +9,14 @@ const cases: Array<[string, JsonSchema]> = [
   ['a bounded string', { type: 'string', minLength: 20, maxLength: 30 }],
   ['a short string', { type: 'string', maxLength: 2 }],
   ['a nullable timestamp', { type: ['string', 'null'], format: 'date-time' }],
-  ['a uri and an email', { type: 'object', properties: { url: { type: 'string', format: 'uri' }, to: { type: 'string', format: 'email' } } }],
-  ['bounded numbers', { type: 'object', properties: { n: { type: 'integer', minimum: 5, maximum: 9 }, x: { type: 'number', maximum: -3 } } }],
+  [
+    'a uri and an email',
+    { type: 'object', properties: { url: { type: 'string', format: 'uri' }, to: { type: 'string', format: 'email' } } },
+  ],
+  [
+    'bounded numbers',
+    { type: 'object', properties: { n: { type: 'integer', minimum: 5, maximum: 9 }, x: { type: 'number', maximum: -3 } } },
+  ],
   ['an enum and a const', { type: 'object', properties: { e: { enum: [null, 'week', 'month'] }, c: { const: 'list' } } }],
   ['an array with minItems', { type: 'array', minItems: 2, items: { type: 'boolean' } }],
   ['a nullable union', { anyOf: [{ type: 'null' }, { type: 'string', pattern: '^cus_[A-Za-z0-9]+$' }] }],
@@ -25,8 +31,16 @@ const cases: Array<[string, JsonSchema]> = [
       required: ['type', 'details'],
       properties: { type: { enum: ['event', 'link'] }, details: { type: 'object' } },
       allOf: [
-        { if: { properties: { type: { const: 'link' } } }, then: { properties: { details: { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } } } } },
-        { if: { properties: { type: { const: 'event' } } }, then: { properties: { details: { type: 'object', required: ['capacity'], properties: { capacity: { type: 'integer', minimum: 1 } } } } } },
+        {
+          if: { properties: { type: { const: 'link' } } },
+          then: { properties: { details: { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } } } },
+        },
+        {
+          if: { properties: { type: { const: 'event' } } },
+          then: {
+            properties: { details: { type: 'object', required: ['capacity'], properties: { capacity: { type: 'integer', minimum: 1 } } } },
+          },
+        },
       ],
     },
   ],
@@ -47,7 +61,10 @@ describe('exampleFromSchema', () => {
   });
 
   it('is deterministic', () => {
-    const schema: JsonSchema = { type: 'object', properties: { id: { type: 'string', pattern: '^key_' }, at: { type: 'string', format: 'date-time' } } };
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { id: { type: 'string', pattern: '^key_' }, at: { type: 'string', format: 'date-time' } },
+    };
     expect(exampleFromSchema(schema)).toEqual(exampleFromSchema(schema));
   });
 

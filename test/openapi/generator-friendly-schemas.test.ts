@@ -17,7 +17,8 @@ function conversionWithAddress(address: unknown) {
 }
 
 describe('issue 14.4 with 14.1: client_ip_address typed as a string, recorded as sent (spec §4.6 does not show the event)', () => {
-  const send = (address: unknown) => client(makeApp()).post('/v1/ads/conversions').set(bearer(KEYS.free)).send(conversionWithAddress(address));
+  const send = (address: unknown) =>
+    client(makeApp()).post('/v1/ads/conversions').set(bearer(KEYS.free)).send(conversionWithAddress(address));
   const field = 'events.0.user_data.client_ip_address';
 
   it('issue 14.4: accepts an IPv4 and an IPv6 address', async () => {

@@ -31,7 +31,7 @@ describe('issue 14.4: Redocly lint of GET /openapi.json', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it(
-    "issue 14.4: the recommended ruleset reports no error and no warning",
+    'issue 14.4: the recommended ruleset reports no error and no warning',
     async () => {
       const served = await client(makeApp()).get('/openapi.json');
       writeFileSync(join(dir, 'openapi.json'), served.text);

@@ -32,7 +32,11 @@ describe('the operation table', () => {
       expect(op.specSection).toMatch(/^4\.\d+$/);
       expect(op.success.schema).toBeTypeOf('object');
       expect(op.errors.length).toBeGreaterThan(0);
-      for (const status of op.errors) expect(Object.values(ERROR_CATALOG).some((e) => e.status === status), `${op.operationId} ${status}`).toBe(true);
+      for (const status of op.errors)
+        expect(
+          Object.values(ERROR_CATALOG).some((e) => e.status === status),
+          `${op.operationId} ${status}`,
+        ).toBe(true);
     }
   });
 });
@@ -51,7 +55,17 @@ describe('the error catalog (spec §7.2) and the README', () => {
 
   it('keeps every code of the spec table', () => {
     expect(Object.keys(ERROR_CATALOG)).toEqual(
-      expect.arrayContaining(['bad_request', 'parameter_missing', 'parameter_unknown', 'authentication_required', 'forbidden', 'resource_missing', 'validation_failed', 'rate_limit_exceeded', 'internal_error']),
+      expect.arrayContaining([
+        'bad_request',
+        'parameter_missing',
+        'parameter_unknown',
+        'authentication_required',
+        'forbidden',
+        'resource_missing',
+        'validation_failed',
+        'rate_limit_exceeded',
+        'internal_error',
+      ]),
     );
   });
 });

@@ -15,7 +15,10 @@ type Api = ReturnType<typeof client>;
 async function createKeys(api: Api, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const res = await api.post('/v1/auth/keys').set(bearer(KEYS.free)).send({ name: `key ${i}` });
+    const res = await api
+      .post('/v1/auth/keys')
+      .set(bearer(KEYS.free))
+      .send({ name: `key ${i}` });
     expect(res.status).toBe(201);
     ids.push(res.body.id);
   }
@@ -29,19 +32,24 @@ async function listKeys(api: Api, query: string) {
 }
 
 describe('one mechanism for every list (spec §4)', () => {
-  const lists = OPERATIONS.filter((op) => (op.success.schema.properties as Record<string, { const?: unknown }> | undefined)?.object?.const === 'list');
+  const lists = OPERATIONS.filter(
+    (op) => (op.success.schema.properties as Record<string, { const?: unknown }> | undefined)?.object?.const === 'list',
+  );
 
   it('§4: there is at least one list operation', () => {
     expect(lists.map((op) => op.operationId)).toContain('listApiKeys');
   });
 
-  it.each(lists.map((op) => [op.operationId, op] as const))('§4: %s takes the shared starting_after and limit (paginatedQuery)', (_id, op) => {
-    const properties = (op.query?.properties ?? {}) as Record<string, unknown>;
-    expect(op.method).toBe('GET');
-    expect(properties.starting_after).toEqual(paginationQueryProperties.starting_after);
-    expect(properties.limit).toEqual(paginationQueryProperties.limit);
-    expect(op.errors).toContain(400);
-  });
+  it.each(lists.map((op) => [op.operationId, op] as const))(
+    '§4: %s takes the shared starting_after and limit (paginatedQuery)',
+    (_id, op) => {
+      const properties = (op.query?.properties ?? {}) as Record<string, unknown>;
+      expect(op.method).toBe('GET');
+      expect(properties.starting_after).toEqual(paginationQueryProperties.starting_after);
+      expect(properties.limit).toEqual(paginationQueryProperties.limit);
+      expect(op.errors).toContain(400);
+    },
+  );
 });
 
 describe('list pages over the API (spec §4, §2.1)', () => {
@@ -131,7 +139,7 @@ describe('list pages over the API (spec §4, §2.1)', () => {
     });
   });
 
-  it('§4, §5: a starting_after naming another account\'s record is unknown in this list (tenancy)', async () => {
+  it("§4, §5: a starting_after naming another account's record is unknown in this list (tenancy)", async () => {
     const api = client(makeApp());
     const res = await api.get('/v1/auth/keys?starting_after=key_paid_default').set(bearer(KEYS.free));
     expectError(res, 'bad_request', {

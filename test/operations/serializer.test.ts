@@ -22,9 +22,16 @@ const closed = (properties: Record<string, unknown>, extra: Record<string, unkno
 });
 
 describe('what the compiled serializer is told of a schema', () => {
-  it('keeps a closed object\'s properties, without required or combinators', () => {
-    const schema = closed({ id: { type: 'string', pattern: '^x_' }, n: { type: 'integer', minimum: 0 } }, { allOf: [{ if: {}, then: {} }] });
-    expect(serializationSchema(schema)).toEqual({ type: 'object', additionalProperties: false, properties: { id: { type: 'string' }, n: { type: 'integer' } } });
+  it("keeps a closed object's properties, without required or combinators", () => {
+    const schema = closed(
+      { id: { type: 'string', pattern: '^x_' }, n: { type: 'integer', minimum: 0 } },
+      { allOf: [{ if: {}, then: {} }] },
+    );
+    expect(serializationSchema(schema)).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: { id: { type: 'string' }, n: { type: 'integer' } },
+    });
   });
 
   it('leaves open objects, unions and typeless values to JSON.stringify ({})', () => {
@@ -35,8 +42,11 @@ describe('what the compiled serializer is told of a schema', () => {
     expect(serializationSchema({ const: 'widget' })).toEqual({});
   });
 
-  it('keeps arrays\' items, scalar types (nullable ones too) and reads a string enum as a string', () => {
-    expect(serializationSchema({ type: 'array', items: { type: ['string', 'null'] } })).toEqual({ type: 'array', items: { type: ['string', 'null'] } });
+  it("keeps arrays' items, scalar types (nullable ones too) and reads a string enum as a string", () => {
+    expect(serializationSchema({ type: 'array', items: { type: ['string', 'null'] } })).toEqual({
+      type: 'array',
+      items: { type: ['string', 'null'] },
+    });
     expect(serializationSchema({ enum: ['free', 'paid'] })).toEqual({ type: 'string' });
     expect(serializationSchema({ enum: ['free', 1] })).toEqual({});
   });
@@ -59,21 +69,28 @@ describe('serializers of the operation table', () => {
         throw error;
       }
       const serialize = compileSerializer(op.success.schema);
-      fc.assert(fc.property(bodies, (body) => serialize(body) === JSON.stringify(body)), { numRuns: 50 });
+      fc.assert(
+        fc.property(bodies, (body) => serialize(body) === JSON.stringify(body)),
+        { numRuns: 50 },
+      );
       covered.push(op.operationId);
     }
     expect(covered.length, covered.join(', ')).toBeGreaterThanOrEqual(OPERATIONS.length - 1);
   });
 
   it('leave bodies holding an array (lists) to JSON.stringify, which is faster on long bodies', () => {
-    const serialize = compileSerializer(closed({ object: { type: 'string' }, data: { type: 'array', items: closed({ id: { type: 'string' } }) } }));
+    const serialize = compileSerializer(
+      closed({ object: { type: 'string' }, data: { type: 'array', items: closed({ id: { type: 'string' } }) } }),
+    );
     // A compiled function would drop what the closed schemas do not list; JSON.stringify keeps it.
     const body = { object: 'list', data: [{ id: 'x_1', extra: 1 }], more: true };
     expect(serialize(body)).toBe(JSON.stringify(body));
   });
 
   it('keep what an open part holds (metadata-like objects) and leave out undefined properties', () => {
-    const serialize = compileSerializer(closed({ id: { type: 'string' }, metadata: { type: 'object' }, note: { type: ['string', 'null'] } }));
+    const serialize = compileSerializer(
+      closed({ id: { type: 'string' }, metadata: { type: 'object' }, note: { type: ['string', 'null'] } }),
+    );
     const body = { id: 'x_1', metadata: { team: 'support', nested: { a: [1, 'two', null] } }, note: undefined };
     expect(serialize(body)).toBe(JSON.stringify(body));
   });
@@ -98,11 +115,15 @@ describe('the JSON.stringify check (CCM_VERIFY_SERIALIZATION=1, set for this sui
   });
 
   it('names the operation whose body strays from its schema', () => {
-    expect(() => successSerializer(strict)({ id: 'gad_1', extra: true })).toThrow(/testStrictGadget: the compiled serializer wrote \{"id":"gad_1"\} where JSON.stringify writes/);
+    expect(() => successSerializer(strict)({ id: 'gad_1', extra: true })).toThrow(
+      /testStrictGadget: the compiled serializer wrote \{"id":"gad_1"\} where JSON.stringify writes/,
+    );
   });
 
   it('answers such a request with a 500 in the envelope, not a dropped property', async () => {
-    const res = await client(createAppWithOperations({ clock: FROZEN_AT }, [...OPERATIONS, strict])).get('/v1/test-gadget').set('Authorization', `Bearer ${KEYS.free}`);
+    const res = await client(createAppWithOperations({ clock: FROZEN_AT }, [...OPERATIONS, strict]))
+      .get('/v1/test-gadget')
+      .set('Authorization', `Bearer ${KEYS.free}`);
     expectError(res, 'internal_error');
   });
 });

@@ -17,7 +17,7 @@ function descendantsOf(pid: number): number[] {
     .split('\n')
     .map((row) => row.trim().split(/\s+/).map(Number) as [number, number]);
   const found: number[] = [];
-  for (let frontier = [pid]; frontier.length > 0; ) {
+  for (let frontier = [pid]; frontier.length > 0;) {
     frontier = rows.filter(([, parent]) => frontier.includes(parent)).map(([child]) => child);
     found.push(...frontier);
   }
@@ -42,21 +42,29 @@ afterEach(() => {
 });
 
 describe('npm start', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('issue 14.5: %s to the npm process stops the server: its output ends, the port closes, no process is left', async (signal) => {
-    // dist/ is prebuilt by the global setup; ignore-scripts skips `prestart` (the build) and runs the
-    // start script itself, as npm runs it (through `sh -c`). --silent keeps npm's banner off stdout.
-    const npm: RunningCli = await startProcess('npm', ['start', '--silent', '--', '--port', '0'], { npm_config_ignore_scripts: 'true', npm_config_update_notifier: 'false' }, ROOT);
-    leftovers = descendantsOf(npm.child.pid!);
-    expect(leftovers.length).toBeGreaterThan(0);
-    expect((await fetch(`${npm.url}/__admin/health`)).status).toBe(200);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'issue 14.5: %s to the npm process stops the server: its output ends, the port closes, no process is left',
+    async (signal) => {
+      // dist/ is prebuilt by the global setup; ignore-scripts skips `prestart` (the build) and runs the
+      // start script itself, as npm runs it (through `sh -c`). --silent keeps npm's banner off stdout.
+      const npm: RunningCli = await startProcess(
+        'npm',
+        ['start', '--silent', '--', '--port', '0'],
+        { npm_config_ignore_scripts: 'true', npm_config_update_notifier: 'false' },
+        ROOT,
+      );
+      leftovers = descendantsOf(npm.child.pid!);
+      expect(leftovers.length).toBeGreaterThan(0);
+      expect((await fetch(`${npm.url}/__admin/health`)).status).toBe(200);
 
-    // stdout is a pipe shared by npm, its shell and the server: it closes when the last of them exits.
-    const outputClosed = new Promise<void>((resolve) => npm.child.stdout.once('close', () => resolve()));
-    npm.child.kill(signal);
-    await npm.exited;
-    await outputClosed;
-    expect(npm.output()).toContain(`stopped (${signal})`);
-    expect(leftovers.filter(isAlive)).toEqual([]);
-    await expect(fetch(`${npm.url}/__admin/health`)).rejects.toThrow();
-  });
+      // stdout is a pipe shared by npm, its shell and the server: it closes when the last of them exits.
+      const outputClosed = new Promise<void>((resolve) => npm.child.stdout.once('close', () => resolve()));
+      npm.child.kill(signal);
+      await npm.exited;
+      await outputClosed;
+      expect(npm.output()).toContain(`stopped (${signal})`);
+      expect(leftovers.filter(isAlive)).toEqual([]);
+      await expect(fetch(`${npm.url}/__admin/health`)).rejects.toThrow();
+    },
+  );
 });

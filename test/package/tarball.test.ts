@@ -94,7 +94,9 @@ describe('the Dockerfile (no Docker engine here: its build stage replayed)', () 
 
 /** `ENV A=1 B=2` lines of a stage, as one record. */
 function envOf(stage: Stage): Record<string, string> {
-  const pairs = stage.instructions.filter((i) => i.keyword === 'ENV').flatMap((i) => i.args.split(/\s+/).map((kv) => kv.split('=') as [string, string]));
+  const pairs = stage.instructions
+    .filter((i) => i.keyword === 'ENV')
+    .flatMap((i) => i.args.split(/\s+/).map((kv) => kv.split('=') as [string, string]));
   return Object.fromEntries(pairs);
 }
 
@@ -153,7 +155,15 @@ describe('the packed tarball', () => {
       running.push(server);
       const res = await fetch(`${server.url}/v1/status`, { headers: { Authorization: 'Bearer cc_test_free_default_key' } });
       expect(res.status).toBe(200);
-      const probe = execFileSync(process.execPath, ['--input-type=module', '-e', "import('creator-commerce-mock').then(m => console.log(typeof m.startMockServer, typeof m.createApp)); import('creator-commerce-mock/vitest').then(m => console.log(typeof m.default))"], { cwd: project, encoding: 'utf8' });
+      const probe = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "import('creator-commerce-mock').then(m => console.log(typeof m.startMockServer, typeof m.createApp)); import('creator-commerce-mock/vitest').then(m => console.log(typeof m.default))",
+        ],
+        { cwd: project, encoding: 'utf8' },
+      );
       expect(probe.split('\n').sort().join(' ').trim()).toBe('function function function');
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
@@ -163,7 +173,17 @@ describe('the packed tarball', () => {
       install();
       writeFileSync(
         path.join(project, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022' }, files: ['consumer.ts'] }),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            target: 'ES2022',
+          },
+          files: ['consumer.ts'],
+        }),
       );
       writeFileSync(
         path.join(project, 'consumer.ts'),

@@ -31,7 +31,10 @@ const SUBSET: Array<[string, JsonSchema]> = [
   ['a nullable union', { anyOf: [{ type: 'null' }, { type: 'string', format: 'email' }] }],
   ['a union of formats beside a type', { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] }],
   ['a bounded map', { type: 'object', maxProperties: 2, additionalProperties: { type: 'string' } }],
-  ['an object with at least one member', { type: 'object', minProperties: 1, properties: { a: { type: 'boolean' }, b: { type: 'boolean' } } }],
+  [
+    'an object with at least one member',
+    { type: 'object', minProperties: 1, properties: { a: { type: 'boolean' }, b: { type: 'boolean' } } },
+  ],
   ['a regular pattern', { type: 'string', pattern: '^[A-Za-z]{3}$' }],
   ['an exclusive union', { oneOf: [{ type: 'integer' }, { type: 'string', pattern: '^cus_' }] }],
 ];
@@ -39,14 +42,20 @@ const SUBSET: Array<[string, JsonSchema]> = [
 describe('JSON Schema -> fast-check arbitraries', () => {
   it.each(SUBSET)('generates only valid values: %s', (_name, schema) => {
     const validate = compileSchema(schema);
-    fc.assert(fc.property(arbitraryFor(schema), (value) => validate(value) === true), { numRuns: 200 });
+    fc.assert(
+      fc.property(arbitraryFor(schema), (value) => validate(value) === true),
+      { numRuns: 200 },
+    );
   });
 
   it.each(SUBSET)('wrongTypeFor generates only invalid values: %s', (_name, schema) => {
     const validate = compileSchema(schema);
     const wrong = wrongTypeFor(schema);
     if (!wrong) return expect(schema.type ?? schema.enum ?? schema.const).toBeUndefined();
-    fc.assert(fc.property(wrong, (value) => validate(value) === false), { numRuns: 100 });
+    fc.assert(
+      fc.property(wrong, (value) => validate(value) === false),
+      { numRuns: 100 },
+    );
   });
 
   it('covers every request schema the operation table declares', () => {
@@ -54,13 +63,18 @@ describe('JSON Schema -> fast-check arbitraries', () => {
       for (const schema of [op.params, op.query, op.body]) {
         if (!schema) continue;
         const validate = compileSchema(schema);
-        fc.assert(fc.property(arbitraryFor(schema), (value) => validate(value) === true), { numRuns: 50 });
+        fc.assert(
+          fc.property(arbitraryFor(schema), (value) => validate(value) === true),
+          { numRuns: 50 },
+        );
       }
     }
   });
 
   it('refuses a keyword outside the subset, naming it', () => {
-    expect(() => arbitraryFor({ type: 'object', properties: { a: { type: 'string', propertyNames: {} } } })).toThrow(UnsupportedSchemaError);
+    expect(() => arbitraryFor({ type: 'object', properties: { a: { type: 'string', propertyNames: {} } } })).toThrow(
+      UnsupportedSchemaError,
+    );
     expect(() => arbitraryFor({ type: 'string', not: { const: 'x' } })).toThrow(/"not" at \//);
     expect(() => arbitraryFor({ type: 'string', format: 'iri-reference' })).toThrow(/format "iri-reference"/);
   });

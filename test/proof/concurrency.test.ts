@@ -58,22 +58,55 @@ describe('rate limiting under concurrency (spec §8)', () => {
     const free2 = await mock.admin.accounts.create({ plan: 'free' });
     const paid = await mock.admin.accounts.create({ plan: 'paid' });
     const callers = [
-      { name: 'free1', token: free1.api_key.token, tier: 'free' as const, limit: 100, requests: await mixedRequests(mock, free1.account.id, 130) },
-      { name: 'free2', token: free2.api_key.token, tier: 'free' as const, limit: 100, requests: await mixedRequests(mock, free2.account.id, 105) },
-      { name: 'paid', token: paid.api_key.token, tier: 'paid' as const, limit: 200, requests: await mixedRequests(mock, paid.account.id, 230) },
+      {
+        name: 'free1',
+        token: free1.api_key.token,
+        tier: 'free' as const,
+        limit: 100,
+        requests: await mixedRequests(mock, free1.account.id, 130),
+      },
+      {
+        name: 'free2',
+        token: free2.api_key.token,
+        tier: 'free' as const,
+        limit: 100,
+        requests: await mixedRequests(mock, free2.account.id, 105),
+      },
+      {
+        name: 'paid',
+        token: paid.api_key.token,
+        tier: 'paid' as const,
+        limit: 200,
+        requests: await mixedRequests(mock, paid.account.id, 230),
+      },
       // No key: counted per client IP (spec §5.5), as free.
-      { name: 'anonymous', token: '', tier: 'free' as const, limit: 100, requests: (await mixedRequests(mock, free1.account.id, 110)).map((r) => ({ ...r, credential: 'anonymous' as const })) },
+      {
+        name: 'anonymous',
+        token: '',
+        tier: 'free' as const,
+        limit: 100,
+        requests: (await mixedRequests(mock, free1.account.id, 110)).map((r) => ({ ...r, credential: 'anonymous' as const })),
+      },
     ];
-    const interleaved = callers.flatMap((caller) => caller.requests.map((request, i) => ({ caller, request, order: i * callers.length + callers.indexOf(caller) })));
+    const interleaved = callers.flatMap((caller) =>
+      caller.requests.map((request, i) => ({ caller, request, order: i * callers.length + callers.indexOf(caller) })),
+    );
     interleaved.sort((a, b) => a.order - b.order);
-    const responses = await inPool(interleaved, 40, async ({ caller, request }) => ({ caller, res: await send(mock, request, { token: caller.token }) }));
+    const responses = await inPool(interleaved, 40, async ({ caller, request }) => ({
+      caller,
+      res: await send(mock, request, { token: caller.token }),
+    }));
 
     for (const caller of callers) {
       const mine = responses.filter((r) => r.caller === caller).map((r) => r.res);
       const refused = mine.filter((r) => r.status === 429);
       expect(refused, caller.name).toHaveLength(caller.requests.length - caller.limit);
       for (const res of refused) expectRefusedByRateLimit(res, caller.tier);
-      if (caller.name === 'anonymous') expect(mine.filter((r) => r.status === 401), caller.name).toHaveLength(caller.limit);
+      if (caller.name === 'anonymous')
+        expect(
+          mine.filter((r) => r.status === 401),
+          caller.name,
+        ).toHaveLength(caller.limit);
     }
   });
 

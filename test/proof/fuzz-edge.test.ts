@@ -73,7 +73,32 @@ function jsonValue(random: () => number, pick: Pick, depth = 0): unknown {
   }
   if (roll < 0.5) return Array.from({ length: Math.floor(random() * 4) }, () => jsonValue(random, pick, depth + 1));
   const out: Record<string, unknown> = {};
-  const names = [...HOSTILE_NAMES, 'url', 'name', 'plan', 'fixture', 'account_id', 'access', 'expires_at', 'mode', 'now', 'seconds', 'events', 'answers', 'metadata', 'email', 'form_id', 'params', 'times', 'start_time', 'duration', 'label', 'direction', 'type', 'clock'];
+  const names = [
+    ...HOSTILE_NAMES,
+    'url',
+    'name',
+    'plan',
+    'fixture',
+    'account_id',
+    'access',
+    'expires_at',
+    'mode',
+    'now',
+    'seconds',
+    'events',
+    'answers',
+    'metadata',
+    'email',
+    'form_id',
+    'params',
+    'times',
+    'start_time',
+    'duration',
+    'label',
+    'direction',
+    'type',
+    'clock',
+  ];
   for (let i = Math.floor(random() * 5); i > 0; i -= 1) {
     // JSON.parse, not assignment: `__proto__` must arrive as an own member, as it does off the wire.
     Object.assign(out, JSON.parse(`{${JSON.stringify(pick(names))}: ${JSON.stringify(jsonValue(random, pick, depth + 1)) ?? 'null'}}`));
@@ -111,12 +136,14 @@ function generator(seed: number, admin: Array<{ method: string; path: string }>,
       const op = pick(OPERATIONS);
       method = random() < 0.9 ? op.method : pick(['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS']);
       path = `/v1${fill(op.path)}`;
-      if (random() < 0.3) path += `?${pick(['limit', 'starting_after', 'type', 'label', 'direction', ...HOSTILE_NAMES])}=${encodeURIComponent(String(jsonValue(random, pick, 4)))}`;
+      if (random() < 0.3)
+        path += `?${pick(['limit', 'starting_after', 'type', 'label', 'direction', ...HOSTILE_NAMES])}=${encodeURIComponent(String(jsonValue(random, pick, 4)))}`;
     } else {
       const route = pick(admin);
       method = random() < 0.9 ? route.method : pick(['GET', 'POST', 'PUT', 'OPTIONS']);
       path = fill(route.path);
-      if (random() < 0.2) path += `?${pick(['account_id', 'limit', ...HOSTILE_NAMES])}=${encodeURIComponent(String(jsonValue(random, pick, 4)))}`;
+      if (random() < 0.2)
+        path += `?${pick(['account_id', 'limit', ...HOSTILE_NAMES])}=${encodeURIComponent(String(jsonValue(random, pick, 4)))}`;
     }
     path = mangle(path);
     // Resets and clock moves are part of the weather, but not every other request.
@@ -124,14 +151,19 @@ function generator(seed: number, admin: Array<{ method: string; path: string }>,
 
     const headers: Record<string, string> = {};
     if (random() < 0.8) headers.authorization = `Bearer ${pick(TOKENS)}`;
-    if (token !== undefined && random() < 0.85) headers['x-admin-token'] = random() < 0.9 ? token : pick(['wrong', token.toUpperCase(), `${token} `, '']);
+    if (token !== undefined && random() < 0.85)
+      headers['x-admin-token'] = random() < 0.9 ? token : pick(['wrong', token.toUpperCase(), `${token} `, '']);
     if (random() < 0.15) headers.origin = pick(['http://evil.example', 'null', 'http://127.0.0.1', 'https://localhost:1']);
     if (random() < 0.2) headers['idempotency-key'] = pick(['k1', 'k2', '__proto__', 'x'.repeat(300)]);
     let mayFail = false;
     if (random() < 0.2) {
       const scenario = pick(SCENARIOS);
       mayFail = scenario === 'server-error';
-      const params = Array.from({ length: Math.floor(random() * 3) }, () => `${pick([...HOSTILE_NAMES, 'retry_after', 'times', 'delay_ms', 'error_code'])}=${pick(['1', '0', '-1', '"x"', '99999999999'])}`);
+      const params = Array.from(
+        { length: Math.floor(random() * 3) },
+        () =>
+          `${pick([...HOSTILE_NAMES, 'retry_after', 'times', 'delay_ms', 'error_code'])}=${pick(['1', '0', '-1', '"x"', '99999999999'])}`,
+      );
       // slow-responses waits for real: keep its delay tiny so the run stays quick.
       if (scenario === 'slow-responses') params.push('delay_ms=1');
       headers.prefer = [`scenario=${scenario}`, ...params].join('; ');
@@ -139,10 +171,24 @@ function generator(seed: number, admin: Array<{ method: string; path: string }>,
 
     let body: Buffer | undefined;
     if (method !== 'GET' && random() < 0.85) {
-      const text = random() < 0.85 ? JSON.stringify(jsonValue(random, pick)) : pick(['', '{', '{"a":', '[]', 'null', 'not json', '\u0000', '{"a":1}{"b":2}']);
+      const text =
+        random() < 0.85
+          ? JSON.stringify(jsonValue(random, pick))
+          : pick(['', '{', '{"a":', '[]', 'null', 'not json', '\u0000', '{"a":1}{"b":2}']);
       body = Buffer.from(text);
-      headers['content-type'] = pick(['application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'APPLICATION/JSON', 'garbage']);
-      const coding = random() < 0.7 ? undefined : pick(['gzip', 'GZIP', 'x-gzip', 'deflate', 'identity', 'compress', 'br', 'gzip, gzip', 'corrupt-gzip', 'bogus']);
+      headers['content-type'] = pick([
+        'application/json',
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'APPLICATION/JSON',
+        'garbage',
+      ]);
+      const coding =
+        random() < 0.7
+          ? undefined
+          : pick(['gzip', 'GZIP', 'x-gzip', 'deflate', 'identity', 'compress', 'br', 'gzip, gzip', 'corrupt-gzip', 'bogus']);
       if (coding !== undefined) {
         if (coding === 'gzip' || coding === 'GZIP' || coding === 'x-gzip') body = gzipSync(body);
         else if (coding === 'deflate') body = deflateSync(body);
@@ -164,7 +210,14 @@ interface Answer {
 function send(mock: MockServer, agent: Agent, req: FuzzRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const sent = httpRequest(
-      { host: '127.0.0.1', port: mock.port, method: req.method, path: req.path, headers: { ...req.headers, ...(req.body ? { 'content-length': String(req.body.length) } : {}) }, agent },
+      {
+        host: '127.0.0.1',
+        port: mock.port,
+        method: req.method,
+        path: req.path,
+        headers: { ...req.headers, ...(req.body ? { 'content-length': String(req.body.length) } : {}) },
+        agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -190,7 +243,8 @@ function fault(req: FuzzRequest, answer: Answer): string | undefined {
       return 'an error body that is not JSON';
     }
     const error = body?.error;
-    if (typeof error?.type !== 'string' || typeof error.code !== 'string' || typeof error.message !== 'string') return 'an error outside the envelope';
+    if (typeof error?.type !== 'string' || typeof error.code !== 'string' || typeof error.message !== 'string')
+      return 'an error outside the envelope';
   }
   return undefined;
 }
@@ -223,14 +277,22 @@ describe.each([
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         const req = batch[j]!;
         const found = fault(req, answer);
-        if (found) faults.push(`${found}: request ${i + j}: ${req.method} ${req.path} ${JSON.stringify(req.headers)} → ${answer.status} ${answer.text.slice(0, 200)}`);
+        if (found)
+          faults.push(
+            `${found}: request ${i + j}: ${req.method} ${req.path} ${JSON.stringify(req.headers)} → ${answer.status} ${answer.text.slice(0, 200)}`,
+          );
       });
     }
     expect(faults.slice(0, 15), `${faults.length} faults`).toEqual([]);
     // The vocabulary reached both successes and refusals of several kinds.
     expect([...statuses.keys()].filter((status) => status < 300).length).toBeGreaterThan(0);
     expect([...statuses.keys()].filter((status) => status >= 400).length).toBeGreaterThan(3);
-    const health = await send(mock, agent, { method: 'GET', path: '/__admin/health', headers: token ? { 'x-admin-token': token } : {}, mayFail: false });
+    const health = await send(mock, agent, {
+      method: 'GET',
+      path: '/__admin/health',
+      headers: token ? { 'x-admin-token': token } : {},
+      mayFail: false,
+    });
     expect(health.status).toBe(200);
   });
 });

@@ -45,9 +45,14 @@ describe('soak', () => {
   it(`serves ${ROUNDS} rounds of ${PER_ROUND} mixed requests without a 5xx, and memory returns to its level after reset`, async () => {
     const heaps: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const responses = await inPool(requests, CONCURRENCY, (request) => send(mock, request, { token: KEYS.paid, readOnlyToken: KEYS.freeReadOnly }));
+      const responses = await inPool(requests, CONCURRENCY, (request) =>
+        send(mock, request, { token: KEYS.paid, readOnlyToken: KEYS.freeReadOnly }),
+      );
       const failures = responses.filter((res) => res.status >= 500);
-      expect(failures.map((res) => res.text), `round ${round}`).toEqual([]);
+      expect(
+        failures.map((res) => res.text),
+        `round ${round}`,
+      ).toEqual([]);
       expect(responses.filter((res) => res.status < 400).length, `round ${round}: some requests succeed`).toBeGreaterThan(0);
       await mock.admin.reset();
       heaps.push(await settledHeap(gc));

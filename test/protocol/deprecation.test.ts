@@ -79,13 +79,20 @@ describe('a deprecated operation (spec §9)', () => {
 
   it('§9: a deprecation announced for a future date is served already (RFC 9745 allows future dates)', async () => {
     const future = { ...LIST_KEYS, deprecated_at: '2026-03-01T00:00:00Z', sunset: '2026-09-01T00:00:00Z' };
-    const res = await client(makeApp({ fixtures: fixtureWith([future]) })).get('/v1/auth/keys').set(bearer(KEYS.free));
+    const res = await client(makeApp({ fixtures: fixtureWith([future]) }))
+      .get('/v1/auth/keys')
+      .set(bearer(KEYS.free));
     expectDeprecated(res, future);
   });
 
   it('§9: the deprecations option of createApp marks operations and overrides the fixture for the same one', async () => {
     const fromOption = { ...LIST_KEYS, sunset: '2027-02-01T00:00:00Z', link: '/docs/keys-v2' };
-    const status = { operation_id: 'getStatus', deprecated_at: '2025-12-01T00:00:00+01:00', sunset: '2026-06-03T00:00:00+01:00', link: 'https://x.test/s' };
+    const status = {
+      operation_id: 'getStatus',
+      deprecated_at: '2025-12-01T00:00:00+01:00',
+      sunset: '2026-06-03T00:00:00+01:00',
+      link: 'https://x.test/s',
+    };
     const api = client(makeApp({ fixtures: fixtureWith([LIST_KEYS]), deprecations: [fromOption, status] }));
     expectDeprecated(await api.get('/v1/auth/keys').set(bearer(KEYS.free)), fromOption);
     const res = await api.get('/v1/status').set(bearer(KEYS.free));
@@ -124,14 +131,22 @@ describe('scenarios and the registry (spec §9; contract §3.5 deprecated-operat
       await next();
     });
     const api = client(app);
-    expectDeprecated(await api.get('/v1/status').set(bearer(KEYS.free)).set('X-Test-Deprecate', 'yes'), { ...LIST_KEYS, operation_id: 'getStatus' });
+    expectDeprecated(await api.get('/v1/status').set(bearer(KEYS.free)).set('X-Test-Deprecate', 'yes'), {
+      ...LIST_KEYS,
+      operation_id: 'getStatus',
+    });
     expectNotDeprecated(await api.get('/v1/status').set(bearer(KEYS.free)));
     expect(states.map((s) => s.deprecation?.operationId)).toEqual(['getStatus', undefined]);
   });
 
   it('issue 14.1 (§9.3): the registry refuses a sunset six calendar months but fewer than 183 days after the deprecation', () => {
     const registry = new DeprecationRegistry();
-    const info: DeprecationInfo = { operationId: 'getStatus', deprecatedAt: Date.parse('2026-01-01T00:00:00Z'), sunset: Date.parse('2026-07-01T00:00:00Z'), link: '/x' };
+    const info: DeprecationInfo = {
+      operationId: 'getStatus',
+      deprecatedAt: Date.parse('2026-01-01T00:00:00Z'),
+      sunset: Date.parse('2026-07-01T00:00:00Z'),
+      link: '/x',
+    };
     expect(() => registry.set(info)).toThrow(DeprecationRuleError);
     expect(registry.isDeprecated('getStatus')).toBe(false);
   });
@@ -177,23 +192,36 @@ describe('the six-month rule and other checks at load (spec §8, §9)', () => {
   it('§9: a fixture whose sunset breaks the rule is refused naming the file and the JSON path', () => {
     const file = fixtureWith([LIST_KEYS, { ...LIST_KEYS, operation_id: 'getStatus', sunset: '2026-02-01T00:00:00Z' }]);
     expect(() => makeApp({ fixtures: file })).toThrow(FixtureError);
-    expect(() => makeApp({ fixtures: file })).toThrow(/fixture .*fixture\.json at \/deprecations\/1\/sunset: must be at least 6 calendar months and 183 days after deprecated_at/);
+    expect(() => makeApp({ fixtures: file })).toThrow(
+      /fixture .*fixture\.json at \/deprecations\/1\/sunset: must be at least 6 calendar months and 183 days after deprecated_at/,
+    );
   });
 
   it.each([
-    [{ ...LIST_KEYS, operation_id: 'listKeys' }, /at \/deprecations\/0\/operation_id: unknown operation 'listKeys' \(known operations: .*listApiKeys/],
+    [
+      { ...LIST_KEYS, operation_id: 'listKeys' },
+      /at \/deprecations\/0\/operation_id: unknown operation 'listKeys' \(known operations: .*listApiKeys/,
+    ],
     [{ ...LIST_KEYS, link: 'has a space' }, /at \/deprecations\/0\/link: must be a URI reference/],
     [{ ...LIST_KEYS, link: '<https://x>' }, /at \/deprecations\/0\/link: must be a URI reference/],
-    [{ ...LIST_KEYS, deprecated_at: '2026-01-01T00:00:00' }, /at \/deprecations\/0\/deprecated_at: must be an ISO 8601 date-time with a time zone/],
+    [
+      { ...LIST_KEYS, deprecated_at: '2026-01-01T00:00:00' },
+      /at \/deprecations\/0\/deprecated_at: must be an ISO 8601 date-time with a time zone/,
+    ],
     [{ ...LIST_KEYS, sunset: 'next year' }, /at \/deprecations\/0\/sunset: must be an ISO 8601 date-time with a time zone/],
-    [{ operation_id: 'listApiKeys', deprecated_at: LIST_KEYS.deprecated_at, sunset: LIST_KEYS.sunset }, /at \/deprecations\/0: missing field 'link'/],
+    [
+      { operation_id: 'listApiKeys', deprecated_at: LIST_KEYS.deprecated_at, sunset: LIST_KEYS.sunset },
+      /at \/deprecations\/0: missing field 'link'/,
+    ],
     [{ ...LIST_KEYS, since: 'v1' }, /at \/deprecations\/0: unknown field 'since'/],
   ])('§9: a fixture deprecation %j is refused at load', (entry, message) => {
     expect(() => makeApp({ fixtures: fixtureWith([entry]) })).toThrow(message);
   });
 
   it('§9: an operation listed twice in a fixture is refused', () => {
-    expect(() => makeApp({ fixtures: fixtureWith([LIST_KEYS, LIST_KEYS]) })).toThrow(/at \/deprecations\/1\/operation_id: operation 'listApiKeys' is listed twice/);
+    expect(() => makeApp({ fixtures: fixtureWith([LIST_KEYS, LIST_KEYS]) })).toThrow(
+      /at \/deprecations\/1\/operation_id: operation 'listApiKeys' is listed twice/,
+    );
   });
 
   it.each([
@@ -217,7 +245,9 @@ describe('the six-month rule and other checks at load (spec §8, §9)', () => {
     expect(run.status).toBe(2);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^creator-commerce-mock: fixture .*fixture\.json at \/deprecations\/0\/sunset: must be at least 6 calendar months and 183 days after deprecated_at/);
+    expect(lines[0]).toMatch(
+      /^creator-commerce-mock: fixture .*fixture\.json at \/deprecations\/0\/sunset: must be at least 6 calendar months and 183 days after deprecated_at/,
+    );
     expect(run.stdout).toBe('');
   });
 });

@@ -8,7 +8,21 @@ import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from 
 import { mockServers } from '../support/protocol.js';
 import { activate, journal } from '../support/scenarios.js';
 
-const FIELDS = ['request_id', 'method', 'path', 'query', 'status', 'account_id', 'api_key_id', 'operation_id', 'idempotent_replayed', 'scenario_ids', 'fault', 'timestamp', 'body'];
+const FIELDS = [
+  'request_id',
+  'method',
+  'path',
+  'query',
+  'status',
+  'account_id',
+  'api_key_id',
+  'operation_id',
+  'idempotent_replayed',
+  'scenario_ids',
+  'fault',
+  'timestamp',
+  'body',
+];
 
 describe('GET /__admin/requests (contract §3.4)', () => {
   it('contract §3.4: records a /v1 request with every field, the body as sent and the virtual time', async () => {
@@ -59,7 +73,11 @@ describe('GET /__admin/requests (contract §3.4)', () => {
   it('contract §3.4: keeps the body of a write answered before its body was read (a 401, a scenario 500); not one that was not JSON', async () => {
     const c = client(makeApp());
     await c.post('/v1/auth/keys').set(bearer('cc_test_unknown_token')).send({ name: 'who' });
-    await c.post('/v1/auth/keys').set(bearer(KEYS.free)).set('Prefer', 'scenario=server-error').send({ name: 'ci', extra: [1, 2] });
+    await c
+      .post('/v1/auth/keys')
+      .set(bearer(KEYS.free))
+      .set('Prefer', 'scenario=server-error')
+      .send({ name: 'ci', extra: [1, 2] });
     await c.post('/v1/auth/keys').set(bearer(KEYS.free)).set('Content-Type', 'text/plain').send('name=ci');
     expect((await journal(c)).map((e) => [e.status, e.body])).toEqual([
       [400, null],
@@ -104,11 +122,26 @@ describe('GET /__admin/requests (contract §3.4)', () => {
     for (const token of [KEYS.free, KEYS.paid, KEYS.freeReadOnly, KEYS.free]) await c.get('/v1/status').set(bearer(token));
     await c.get('/v1/auth/keys').set(bearer(KEYS.free));
     const all = await journal(c);
-    expect(all.map((e) => e.request_id)).toEqual(['req_000000000005', 'req_000000000004', 'req_000000000003', 'req_000000000002', 'req_000000000001']);
-    expect((await journal(c, `?account_id=${ACCOUNTS.free}`)).map((e) => e.request_id)).toEqual(['req_000000000005', 'req_000000000004', 'req_000000000003', 'req_000000000001']);
+    expect(all.map((e) => e.request_id)).toEqual([
+      'req_000000000005',
+      'req_000000000004',
+      'req_000000000003',
+      'req_000000000002',
+      'req_000000000001',
+    ]);
+    expect((await journal(c, `?account_id=${ACCOUNTS.free}`)).map((e) => e.request_id)).toEqual([
+      'req_000000000005',
+      'req_000000000004',
+      'req_000000000003',
+      'req_000000000001',
+    ]);
     expect((await journal(c, `?account_id=${ACCOUNTS.paid}`)).map((e) => e.request_id)).toEqual(['req_000000000002']);
     expect((await journal(c, '?api_key_id=key_free_read_only')).map((e) => e.request_id)).toEqual(['req_000000000003']);
-    expect((await journal(c, `?account_id=${ACCOUNTS.free}&operation_id=getStatus`)).map((e) => e.request_id)).toEqual(['req_000000000004', 'req_000000000003', 'req_000000000001']);
+    expect((await journal(c, `?account_id=${ACCOUNTS.free}&operation_id=getStatus`)).map((e) => e.request_id)).toEqual([
+      'req_000000000004',
+      'req_000000000003',
+      'req_000000000001',
+    ]);
     expect(await journal(c, '?account_id=acct_nobody')).toEqual([]);
     const page = await c.get(`/__admin/requests?account_id=${ACCOUNTS.free}&limit=2`);
     expect(page.body.data.map((e: { request_id: string }) => e.request_id)).toEqual(['req_000000000005', 'req_000000000004']);
@@ -166,8 +199,18 @@ describe('clearing and bounds (contract §3.4)', () => {
 
   it('contract §3.4: the ring buffer holds exactly its capacity across many wraps, and lists only answered requests', () => {
     const ring = new RequestJournal(5);
-    const outcome = { status: 200, account_id: null, api_key_id: null, operation_id: null, idempotent_replayed: false, scenario_ids: [], fault: null, raw_body: undefined };
-    const arrive = (n: number) => ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: `n=${n}`, at: Date.parse(FROZEN_AT) });
+    const outcome = {
+      status: 200,
+      account_id: null,
+      api_key_id: null,
+      operation_id: null,
+      idempotent_replayed: false,
+      scenario_ids: [],
+      fault: null,
+      raw_body: undefined,
+    };
+    const arrive = (n: number) =>
+      ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: `n=${n}`, at: Date.parse(FROZEN_AT) });
     for (let n = 1; n <= 23; n++) ring.finish(arrive(n), outcome);
     const inFlight = arrive(24);
     expect(ring.list({ limit: 100 }).data.map((e) => e.request_id)).toEqual(['req_23', 'req_22', 'req_21', 'req_20']);
@@ -182,13 +225,25 @@ describe('clearing and bounds (contract §3.4)', () => {
 
   it('contract §3.4: a request still running when its place is taken by newer ones, or when the journal is emptied, is not recorded', () => {
     const ring = new RequestJournal(2);
-    const outcome = { status: 200, account_id: null, api_key_id: null, operation_id: null, idempotent_replayed: false, scenario_ids: ['sc_1'], fault: null, raw_body: undefined };
+    const outcome = {
+      status: 200,
+      account_id: null,
+      api_key_id: null,
+      operation_id: null,
+      idempotent_replayed: false,
+      scenario_ids: ['sc_1'],
+      fault: null,
+      raw_body: undefined,
+    };
     const arrive = (n: number) => ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: '', at: 0 });
     const slow = arrive(1);
     ring.finish(arrive(2), outcome);
     ring.finish(arrive(3), outcome);
     ring.finish(slow, outcome);
-    expect(ring.list({ limit: 10 }).data.map((e) => [e.request_id, e.scenario_ids])).toEqual([['req_3', ['sc_1']], ['req_2', ['sc_1']]]);
+    expect(ring.list({ limit: 10 }).data.map((e) => [e.request_id, e.scenario_ids])).toEqual([
+      ['req_3', ['sc_1']],
+      ['req_2', ['sc_1']],
+    ]);
     const cleared = arrive(4); // takes req_2's place; req_3 is the one answered entry left
     expect(ring.clear()).toBe(1);
     ring.finish(cleared, outcome);

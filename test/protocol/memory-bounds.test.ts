@@ -65,8 +65,18 @@ describe('issue 13.14: the idempotency store is capped per account', () => {
 });
 
 describe('issue 13.15: the journal allocates as entries arrive; reset and clear are O(1)', () => {
-  const outcome: JournalOutcome = { status: 200, account_id: null, api_key_id: null, operation_id: null, idempotent_replayed: false, scenario_ids: [], fault: null, raw_body: undefined };
-  const arrive = (ring: RequestJournal, n: number) => ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: '', at: T0 });
+  const outcome: JournalOutcome = {
+    status: 200,
+    account_id: null,
+    api_key_id: null,
+    operation_id: null,
+    idempotent_replayed: false,
+    scenario_ids: [],
+    fault: null,
+    raw_body: undefined,
+  };
+  const arrive = (ring: RequestJournal, n: number) =>
+    ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: '', at: T0 });
 
   it(`a journal of the maximum size (${MAX_JOURNAL_SIZE.toLocaleString('en-US')}) holds no place before its first request, and one per request after`, () => {
     const ring = new RequestJournal(MAX_JOURNAL_SIZE);

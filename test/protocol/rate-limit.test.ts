@@ -21,7 +21,13 @@ describe('rate-limit headers (spec §8)', () => {
   it('§8: the RateLimit item built per request is exactly what an RFC 9651 serializer writes, for any standing', () => {
     fc.assert(
       fc.property(fc.nat({ max: 1e12 }), fc.integer({ min: 1, max: 1e9 }), (remaining, seconds) => {
-        const expected = serializeItem([RATE_LIMIT_POLICY_NAME, new Map([['r', remaining], ['t', seconds]])]);
+        const expected = serializeItem([
+          RATE_LIMIT_POLICY_NAME,
+          new Map([
+            ['r', remaining],
+            ['t', seconds],
+          ]),
+        ]);
         expect(rateLimitItem(remaining, seconds)).toBe(expected);
       }),
     );
@@ -78,10 +84,26 @@ describe('rate-limit headers (spec §8)', () => {
   it.each([
     ['401 without a key', (api: ReturnType<typeof client>) => api.get('/v1/status'), 'authentication_required'],
     ['404 for an unknown path', (api: ReturnType<typeof client>) => api.get('/v1/nothing-here').set(bearer(KEYS.free)), 'resource_missing'],
-    ['405 for a known path with another method', (api: ReturnType<typeof client>) => api.delete('/v1/status').set(bearer(KEYS.free)), 'method_not_allowed'],
-    ['422 for invalid data', (api: ReturnType<typeof client>) => api.post('/v1/auth/keys').set(bearer(KEYS.free)).send({ name: 7 }), 'validation_failed'],
-    ['400 for an invalid query', (api: ReturnType<typeof client>) => api.get('/v1/auth/keys?limit=0').set(bearer(KEYS.free)), 'bad_request'],
-    ['403 for a write with a read-only key', (api: ReturnType<typeof client>) => api.post('/v1/auth/keys').set(bearer(KEYS.freeReadOnly)).send({}), 'forbidden'],
+    [
+      '405 for a known path with another method',
+      (api: ReturnType<typeof client>) => api.delete('/v1/status').set(bearer(KEYS.free)),
+      'method_not_allowed',
+    ],
+    [
+      '422 for invalid data',
+      (api: ReturnType<typeof client>) => api.post('/v1/auth/keys').set(bearer(KEYS.free)).send({ name: 7 }),
+      'validation_failed',
+    ],
+    [
+      '400 for an invalid query',
+      (api: ReturnType<typeof client>) => api.get('/v1/auth/keys?limit=0').set(bearer(KEYS.free)),
+      'bad_request',
+    ],
+    [
+      '403 for a write with a read-only key',
+      (api: ReturnType<typeof client>) => api.post('/v1/auth/keys').set(bearer(KEYS.freeReadOnly)).send({}),
+      'forbidden',
+    ],
   ] as const)('§8: errors carry the rate-limit headers and are counted too: %s', async (_name, send, code) => {
     const api = client(makeApp());
     const first = await send(api);
@@ -162,7 +184,12 @@ describe('concurrency on a real socket (spec §8)', () => {
         maxInFlight = Math.max(maxInFlight, inFlight);
         const res = await fetch(`${server.apiUrl}/auth/keys?limit=1`, { headers: bearer(KEYS.free) });
         inFlight -= 1;
-        results.push({ status: res.status, remaining: readRateLimit(res).remaining, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { error?: { plan_tier?: string } } });
+        results.push({
+          status: res.status,
+          remaining: readRateLimit(res).remaining,
+          retryAfter: res.headers.get('retry-after'),
+          body: (await res.json()) as { error?: { plan_tier?: string } },
+        });
       }
     };
     await Promise.all(Array.from({ length: 50 }, worker));
@@ -325,7 +352,11 @@ describe('RateLimiter (spec §8 fixed windows)', () => {
 
   it('§8: windows are aligned to multiples of 60 s of the virtual clock', () => {
     const limiter = new RateLimiter({ ...SPEC_RATE_LIMIT, free: 2 });
-    expect(limiter.consume('key:a', 'free', at('2026-01-15T12:00:59.900Z'))).toMatchObject({ remaining: 1, secondsUntilReset: 1, allowed: true });
+    expect(limiter.consume('key:a', 'free', at('2026-01-15T12:00:59.900Z'))).toMatchObject({
+      remaining: 1,
+      secondsUntilReset: 1,
+      allowed: true,
+    });
     expect(limiter.consume('key:a', 'free', at('2026-01-15T12:00:59.950Z'))).toMatchObject({ remaining: 0, allowed: true });
     expect(limiter.consume('key:a', 'free', at('2026-01-15T12:00:59.999Z'))).toMatchObject({ remaining: 0, allowed: false });
     const next = limiter.consume('key:a', 'free', at('2026-01-15T12:01:00.000Z'));

@@ -13,7 +13,14 @@ describe('spec §4.1: create API key', () => {
     const res = await client(makeApp()).post('/v1/auth/keys').set(auth).send({ name: 'CI' });
     expect(res.status).toBe(201);
     expect(validKey(res.body), JSON.stringify(validKey.errors)).toBe(true);
-    expect(res.body).toMatchObject({ object: 'api_key', name: 'CI', token_type: 'api_key', last_used_at: null, expires_at: null, created_at: '2026-01-15T12:00:00Z' });
+    expect(res.body).toMatchObject({
+      object: 'api_key',
+      name: 'CI',
+      token_type: 'api_key',
+      last_used_at: null,
+      expires_at: null,
+      created_at: '2026-01-15T12:00:00Z',
+    });
     expect(res.body.id).toMatch(/^key_[A-Za-z0-9]{24}$/);
     expect(res.body.token).toMatch(/^cc_test_[A-Za-z0-9]{32}$/);
     expect(res.body.last4).toBe(res.body.token.slice(-4));
@@ -65,7 +72,11 @@ describe('spec §4.2, §5.2: list API keys', () => {
 
   it('pages with limit and starting_after', async () => {
     const app = makeApp();
-    for (let i = 0; i < 4; i++) await client(app).post('/v1/auth/keys').set(auth).send({ name: `k${i}` });
+    for (let i = 0; i < 4; i++)
+      await client(app)
+        .post('/v1/auth/keys')
+        .set(auth)
+        .send({ name: `k${i}` });
     const first = await client(app).get('/v1/auth/keys?limit=2').set(auth);
     expect(first.body.data.map((k: { name: string }) => k.name)).toEqual(['k3', 'k2']);
     expect(first.body.has_more).toBe(true);

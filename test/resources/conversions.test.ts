@@ -36,8 +36,17 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
   beforeEach(() => {
     app = makeApp();
   });
-  const send = (body: unknown, token: string = KEYS.free) => client(app).post('/v1/ads/conversions').set(bearer(token)).send(body as object);
-  const valid = (extra: Record<string, unknown> = {}) => ({ account_id: PINNED.free.adAccount, destination_id: PINNED.free.destination, events: [purchase], ...extra });
+  const send = (body: unknown, token: string = KEYS.free) =>
+    client(app)
+      .post('/v1/ads/conversions')
+      .set(bearer(token))
+      .send(body as object);
+  const valid = (extra: Record<string, unknown> = {}) => ({
+    account_id: PINNED.free.adAccount,
+    destination_id: PINNED.free.destination,
+    events: [purchase],
+    ...extra,
+  });
 
   it('§4.6, §2.10: accepts events for a destination of the given ad account and answers the conversion result object', async () => {
     const res = await send(valid());
@@ -51,7 +60,12 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
     expect(conversions).toEqual([
       recorded({
         ...purchase,
-        user_data: { email: sha256('ada@example.com'), phone: sha256('15550102030'), client_ip_address: '203.0.113.7', client_user_agent: 'Mozilla/5.0' },
+        user_data: {
+          email: sha256('ada@example.com'),
+          phone: sha256('15550102030'),
+          client_ip_address: '203.0.113.7',
+          client_user_agent: 'Mozilla/5.0',
+        },
       }),
       expect.objectContaining({ event_name: 'Lead', event_time: NOW, user_data: { external_id: 'cus_42' } }),
     ]);
@@ -83,7 +97,10 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
 
   it('§4.6: an unknown destination is 404 naming destination_id', async () => {
     const res = await send(valid({ destination_id: 'addest_nope' }));
-    expectError(res, 'resource_missing', { param: 'destination_id', message: `No such destination in ad account '${PINNED.free.adAccount}': 'addest_nope'.` });
+    expectError(res, 'resource_missing', {
+      param: 'destination_id',
+      message: `No such destination in ad account '${PINNED.free.adAccount}': 'addest_nope'.`,
+    });
   });
 
   it('§4.6: an unknown ad account is 404 naming account_id', async () => {
@@ -103,18 +120,26 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
     const [destination] = (await stateOf(app, tenant.accountId)).ad_destinations;
     const own = await send({ account_id: destination!.account_id, destination_id: destination!.id, events: [purchase] }, tenant.token);
     expectSuccess(own, sendConversions);
-    expectError(await send(valid(), tenant.token), 'resource_missing', { param: 'account_id', message: `No such ad account: '${PINNED.free.adAccount}'.` });
+    expectError(await send(valid(), tenant.token), 'resource_missing', {
+      param: 'account_id',
+      message: `No such ad account: '${PINNED.free.adAccount}'.`,
+    });
     expect((await stateOf(app, tenant.accountId)).conversions).toHaveLength(1);
   });
 
   it('issue 14.1 (§4.6: element shape of events not shown): an event without user_data, with value and currency at its top level, is accepted and recorded as sent', async () => {
-    const event = { event_name: 'Purchase', event_time: NOW, value: 49.5, currency: 'usd', order_id: 1001, contents: [{ id: 'prod_1', quantity: 2 }] };
+    const event = {
+      event_name: 'Purchase',
+      event_time: NOW,
+      value: 49.5,
+      currency: 'usd',
+      order_id: 1001,
+      contents: [{ id: 'prod_1', quantity: 2 }],
+    };
     const res = await send(valid({ events: [event] }));
     expectSuccess(res, sendConversions);
     const { conversions } = await stateOf(app, ACCOUNTS.free);
-    expect(conversions).toEqual([
-      recorded(event),
-    ]);
+    expect(conversions).toEqual([recorded(event)]);
   });
 
   it('issue 14.1 (§4.6): user_data sent as null is accepted and recorded as sent', async () => {
@@ -168,7 +193,10 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
 
   it('§1: raw ids are refused naming the parameter', async () => {
     const res = await send(valid({ account_id: '998877' }));
-    expectError(res, 'validation_failed', { param: 'account_id', errors: { account_id: ["must be an id prefixed 'adacct_' (raw ids are not accepted)"] } });
+    expectError(res, 'validation_failed', {
+      param: 'account_id',
+      errors: { account_id: ["must be an id prefixed 'adacct_' (raw ids are not accepted)"] },
+    });
   });
 
   it('§7.2: an unknown body field is 400 parameter_unknown', async () => {

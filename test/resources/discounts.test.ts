@@ -22,8 +22,14 @@ describe('DELETE /v1/discounts/{id} (spec §4.11)', () => {
     await remove(PINNED.free.discount);
     const after = await stateOf(app, ACCOUNTS.free);
     expect(after.discounts.map((d) => d.id)).toEqual(before.discounts.map((d) => d.id).filter((id) => id !== PINNED.free.discount));
-    expectError(await remove(PINNED.free.discount), 'resource_missing', { param: 'id', message: `No such discount: '${PINNED.free.discount}'.` });
-    expectError(await remove(PINNED.discountSlug), 'resource_missing', { param: 'id', message: `No such discount: '${PINNED.discountSlug}'.` });
+    expectError(await remove(PINNED.free.discount), 'resource_missing', {
+      param: 'id',
+      message: `No such discount: '${PINNED.free.discount}'.`,
+    });
+    expectError(await remove(PINNED.discountSlug), 'resource_missing', {
+      param: 'id',
+      message: `No such discount: '${PINNED.discountSlug}'.`,
+    });
   });
 
   it('§4.11: deletes by slug and answers the id', async () => {
@@ -47,7 +53,10 @@ describe('DELETE /v1/discounts/{id} (spec §4.11)', () => {
   });
 
   it("tenancy: another account's discount id is 404 and it is not deleted", async () => {
-    expectError(await remove(PINNED.paid.discount), 'resource_missing', { param: 'id', message: `No such discount: '${PINNED.paid.discount}'.` });
+    expectError(await remove(PINNED.paid.discount), 'resource_missing', {
+      param: 'id',
+      message: `No such discount: '${PINNED.paid.discount}'.`,
+    });
     expect((await stateOf(app, ACCOUNTS.paid)).discounts.map((d) => d.id)).toContain(PINNED.paid.discount);
   });
 
@@ -63,6 +72,9 @@ describe('DELETE /v1/discounts/{id} (spec §4.11)', () => {
     const [own] = (await stateOf(app, tenant.accountId)).discounts;
     expectError(await remove(own!.id), 'resource_missing', { param: 'id', message: `No such discount: '${own!.id}'.` });
     expectSuccess(await remove(own!.id, tenant.token), deleteDiscount);
-    expectError(await remove(PINNED.free.discount, tenant.token), 'resource_missing', { param: 'id', message: `No such discount: '${PINNED.free.discount}'.` });
+    expectError(await remove(PINNED.free.discount, tenant.token), 'resource_missing', {
+      param: 'id',
+      message: `No such discount: '${PINNED.free.discount}'.`,
+    });
   });
 });

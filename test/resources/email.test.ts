@@ -12,12 +12,22 @@ describe('PATCH /v1/email/inboxes/{id} (spec §4.7)', () => {
   beforeEach(() => {
     app = makeApp();
   });
-  const patch = (id: string, body: unknown, token: string = KEYS.free) => client(app).patch(`/v1/email/inboxes/${id}`).set(bearer(token)).send(body as object);
+  const patch = (id: string, body: unknown, token: string = KEYS.free) =>
+    client(app)
+      .patch(`/v1/email/inboxes/${id}`)
+      .set(bearer(token))
+      .send(body as object);
 
   it('§4.7: updates display_name and answers the Inbox', async () => {
     const res = await patch(PINNED.free.inbox, { display_name: 'Help desk' });
     expectSuccess(res, updateInbox);
-    expect(res.body).toMatchObject({ object: 'inbox', id: PINNED.free.inbox, display_name: 'Help desk', status: 'active', local_part: 'support' });
+    expect(res.body).toMatchObject({
+      object: 'inbox',
+      id: PINNED.free.inbox,
+      display_name: 'Help desk',
+      status: 'active',
+      local_part: 'support',
+    });
     expect(res.body.address).toBe(`support@${res.body.domain}`);
   });
 
@@ -79,7 +89,10 @@ describe('PATCH /v1/email/inboxes/{id} (spec §4.7)', () => {
   });
 
   it('§4.7: an unknown inbox is 404 naming id; a raw id is 404 too', async () => {
-    expectError(await patch('inbox_nope', { display_name: 'x' }), 'resource_missing', { param: 'id', message: "No such inbox: 'inbox_nope'." });
+    expectError(await patch('inbox_nope', { display_name: 'x' }), 'resource_missing', {
+      param: 'id',
+      message: "No such inbox: 'inbox_nope'.",
+    });
     expectError(await patch('42', { display_name: 'x' }), 'resource_missing', { param: 'id', message: "No such object: '42'." });
   });
 
@@ -134,7 +147,12 @@ describe('GET /v1/email/inboxes/{inbox_id}/messages (spec §4.8)', () => {
   it('§4.8: pages through exactly the messages of this inbox, as the account state holds them', async () => {
     const messages = await allMessages(PINNED.free.inbox);
     const state = await stateOf(app, ACCOUNTS.free);
-    expect(messages.map((m) => m.id)).toEqual(state.messages.filter((m) => m.inbox_id === PINNED.free.inbox).map((m) => m.id).reverse());
+    expect(messages.map((m) => m.id)).toEqual(
+      state.messages
+        .filter((m) => m.inbox_id === PINNED.free.inbox)
+        .map((m) => m.id)
+        .reverse(),
+    );
   });
 
   it('§2.6: threads agree: in_reply_to is the previous message_id, references every earlier one', async () => {
@@ -195,7 +213,10 @@ describe('GET /v1/email/inboxes/{inbox_id}/messages (spec §4.8)', () => {
   });
 
   it("tenancy: another account's inbox is 404", async () => {
-    expectError(await list(PINNED.paid.inbox), 'resource_missing', { param: 'inbox_id', message: `No such inbox: '${PINNED.paid.inbox}'.` });
+    expectError(await list(PINNED.paid.inbox), 'resource_missing', {
+      param: 'inbox_id',
+      message: `No such inbox: '${PINNED.paid.inbox}'.`,
+    });
   });
 
   it('tenancy: a tenant made through the admin API lists its own inboxes only', async () => {

@@ -23,7 +23,10 @@ describe('POST /v1/experiences/{experience_id}/event_sessions (spec §4.12)', ()
     app = makeApp();
   });
   const create = (experienceId: string, body: unknown, token: string = KEYS.free) =>
-    client(app).post(`/v1/experiences/${experienceId}/event_sessions`).set(bearer(token)).send(body as object);
+    client(app)
+      .post(`/v1/experiences/${experienceId}/event_sessions`)
+      .set(bearer(token))
+      .send(body as object);
 
   it('§4.12, §2.8: creates a session of an event experience and answers the EventSession (201)', async () => {
     const res = await create(PINNED.free.workshop, session);
@@ -84,7 +87,13 @@ describe('POST /v1/experiences/{experience_id}/event_sessions (spec §4.12)', ()
   });
 
   it('§4.12: capacity of at least 1, the enums and date-times are validated (422 naming each field)', async () => {
-    const res = await create(PINNED.free.workshop, { ...session, capacity: 0, location_type: 'teams', repeat_frequency: 'hourly', start_time: 'next monday' });
+    const res = await create(PINNED.free.workshop, {
+      ...session,
+      capacity: 0,
+      location_type: 'teams',
+      repeat_frequency: 'hourly',
+      start_time: 'next monday',
+    });
     expectError(res, 'validation_failed', {
       param: 'start_time',
       errors: {
@@ -115,11 +124,17 @@ describe('POST /v1/experiences/{experience_id}/event_sessions (spec §4.12)', ()
   });
 
   it('§4.12, §7.2: start_time is required (400 parameter_missing): a session cannot be scheduled without it', async () => {
-    expectError(await create(PINNED.free.workshop, { title: 'x' }), 'parameter_missing', { param: 'start_time', message: MESSAGES.missingParameter('start_time') });
+    expectError(await create(PINNED.free.workshop, { title: 'x' }), 'parameter_missing', {
+      param: 'start_time',
+      message: MESSAGES.missingParameter('start_time'),
+    });
   });
 
   it('§4.12: an unknown experience is 404 naming experience_id; a raw id is 404', async () => {
-    expectError(await create('exp_nope', session), 'resource_missing', { param: 'experience_id', message: "No such experience: 'exp_nope'." });
+    expectError(await create('exp_nope', session), 'resource_missing', {
+      param: 'experience_id',
+      message: "No such experience: 'exp_nope'.",
+    });
     expectError(await create('77', session), 'resource_missing', { param: 'experience_id', message: "No such object: '77'." });
   });
 
@@ -136,6 +151,9 @@ describe('POST /v1/experiences/{experience_id}/event_sessions (spec §4.12)', ()
     const tenant = await newTenant(app, 'paid');
     const event = (await stateOf(app, tenant.accountId)).experiences.find((e) => e.type === 'event')!;
     expectSuccess(await create(event.id, session, tenant.token), createEventSession);
-    expectError(await create(event.id, session), 'resource_missing', { param: 'experience_id', message: `No such experience: '${event.id}'.` });
+    expectError(await create(event.id, session), 'resource_missing', {
+      param: 'experience_id',
+      message: `No such experience: '${event.id}'.`,
+    });
   });
 });

@@ -13,7 +13,9 @@ import { expectSuccess, newTenant, PINNED, stateOf } from '../support/resources.
 const { survey } = PINNED.free;
 
 const WITH_REGISTRATION_FORM = (() => {
-  const base = JSON.parse(readFileSync(path.join(FIXTURES_DIR, 'default.json'), 'utf8')) as { template: { counts: Record<string, number> } };
+  const base = JSON.parse(readFileSync(path.join(FIXTURES_DIR, 'default.json'), 'utf8')) as {
+    template: { counts: Record<string, number> };
+  };
   return writeFixture({ template: { ...base.template, counts: { ...base.template.counts, forms: 5 } } });
 })();
 
@@ -22,14 +24,25 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
   beforeEach(() => {
     app = makeApp();
   });
-  const submit = (body: unknown, token: string = KEYS.free) => client(app).post('/v1/form_submissions').set(bearer(token)).send(body as object);
+  const submit = (body: unknown, token: string = KEYS.free) =>
+    client(app)
+      .post('/v1/form_submissions')
+      .set(bearer(token))
+      .send(body as object);
 
   it('§4.5: answers may be {} for an email-only form; email fills the email field; 201 FormSubmission', async () => {
     const res = await submit({ form_id: PINNED.free.newsletterForm, email: 'Ada.Lovelace@example.com', answers: {} });
     expectSuccess(res, createFormSubmission);
-    expect(res.body).toMatchObject({ object: 'form_submission', form_id: PINNED.free.newsletterForm, respondent_type: 'customer', created_at: '2026-01-15T12:00:00Z' });
+    expect(res.body).toMatchObject({
+      object: 'form_submission',
+      form_id: PINNED.free.newsletterForm,
+      respondent_type: 'customer',
+      created_at: '2026-01-15T12:00:00Z',
+    });
     expect(res.body.id).toMatch(/^fsub_/);
-    expect(res.body.answers).toEqual([{ field_type: 'email', label: 'Email address', required: true, value: 'Ada.Lovelace@example.com', options: [] }]);
+    expect(res.body.answers).toEqual([
+      { field_type: 'email', label: 'Email address', required: true, value: 'Ada.Lovelace@example.com', options: [] },
+    ]);
   });
 
   it('§4.5: answers may be omitted altogether for an email-only form', async () => {
@@ -80,7 +93,11 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
   });
 
   it('§4.5: name defaults to the local part of the email and fills the first text field', async () => {
-    const res = await submit({ form_id: PINNED.free.surveyForm, email: 'sam.rivera@example.com', answers: { [survey.role]: 'Full-time creator' } });
+    const res = await submit({
+      form_id: PINNED.free.surveyForm,
+      email: 'sam.rivera@example.com',
+      answers: { [survey.role]: 'Full-time creator' },
+    });
     expectSuccess(res, createFormSubmission);
     expect(res.body.answers.map((a: { label: string; value: string }) => [a.label, a.value])).toEqual([
       ['Email address', 'sam.rivera@example.com'],
@@ -90,7 +107,12 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
   });
 
   it('§4.5: an explicit name fills the first text field and names the new customer', async () => {
-    const res = await submit({ form_id: PINNED.free.surveyForm, email: 'sam@example.com', name: 'Sam', answers: { [survey.role]: 'Side project' } });
+    const res = await submit({
+      form_id: PINNED.free.surveyForm,
+      email: 'sam@example.com',
+      name: 'Sam',
+      answers: { [survey.role]: 'Side project' },
+    });
     expect(res.body.answers[1]).toMatchObject({ field_type: 'text', value: 'Sam' });
     const state = await stateOf(app, ACCOUNTS.free);
     expect(state.customers.find((c) => c.id === res.body.respondent_id)!.name).toBe('Sam');
@@ -118,7 +140,13 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
       answers: { [survey.role]: 'Side project', [survey.topics]: [options[2], options[0]] },
     });
     expectSuccess(res, createFormSubmission);
-    expect(res.body.answers[3]).toEqual({ field_type: 'checkbox', label: 'Which topics should we cover?', required: false, value: `${options[0]}, ${options[2]}`, options });
+    expect(res.body.answers[3]).toEqual({
+      field_type: 'checkbox',
+      label: 'Which topics should we cover?',
+      required: false,
+      value: `${options[0]}, ${options[2]}`,
+      options,
+    });
   });
 
   describe('issue 14.1 (§2.4: every answer value is a string): values in the form a browser posts are accepted', () => {
@@ -127,7 +155,9 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
       app = makeApp({ fixtures: WITH_REGISTRATION_FORM });
     });
     const registration = async () => {
-      const form = (await stateOf(app, ACCOUNTS.free)).forms.find((f) => f.fields.some((x) => x.field_type === 'checkbox' && x.options.length === 0))!;
+      const form = (await stateOf(app, ACCOUNTS.free)).forms.find((f) =>
+        f.fields.some((x) => x.field_type === 'checkbox' && x.options.length === 0),
+      )!;
       const field = (type: string) => form.fields.find((x) => x.field_type === type)!;
       return { form, consent: field('checkbox'), name: field('text'), phone: field('phone') };
     };
@@ -149,13 +179,23 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
 
     it('issue 14.1 (§4.5): an empty name takes the default; long free text is stored as sent', async () => {
       const long = 'x'.repeat(6000);
-      const res = await submit({ form_id: PINNED.free.surveyForm, email: 'sam@example.com', name: '', answers: { [survey.role]: 'Side project' } });
+      const res = await submit({
+        form_id: PINNED.free.surveyForm,
+        email: 'sam@example.com',
+        name: '',
+        answers: { [survey.role]: 'Side project' },
+      });
       expectSuccess(res, createFormSubmission);
       expect(res.body.answers[1].value).toBe('sam');
       const { form } = await registration();
       const goals = form.fields.find((f) => f.field_type === 'textarea')!;
       const consent = form.fields.find((f) => f.field_type === 'checkbox')!;
-      const text = await submit({ form_id: form.id, email: 'sam@example.com', name: 'n'.repeat(300), answers: { [goals.id]: long, [consent.id]: true } });
+      const text = await submit({
+        form_id: form.id,
+        email: 'sam@example.com',
+        name: 'n'.repeat(300),
+        answers: { [goals.id]: long, [consent.id]: true },
+      });
       expectSuccess(text, createFormSubmission);
       expect(text.body.answers.map((a: { value: string }) => a.value.length)).toEqual(expect.arrayContaining([300, 6000]));
     });
@@ -163,19 +203,33 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
     it('issue 14.1 (§2.4): "false" on a required consent box is "must be checked", not a type error; "maybe" is still refused', async () => {
       const { form, consent } = await registration();
       const unchecked = await submit({ form_id: form.id, email: 'ada@example.com', answers: { [consent.id]: 'false' } });
-      expectError(unchecked, 'validation_failed', { param: `answers.${consent.id}`, errors: { [`answers.${consent.id}`]: [ANSWER_MESSAGES.consentRequired] } });
+      expectError(unchecked, 'validation_failed', {
+        param: `answers.${consent.id}`,
+        errors: { [`answers.${consent.id}`]: [ANSWER_MESSAGES.consentRequired] },
+      });
       const nonsense = await submit({ form_id: form.id, email: 'ada@example.com', answers: { [consent.id]: 'maybe' } });
-      expectError(nonsense, 'validation_failed', { param: `answers.${consent.id}`, errors: { [`answers.${consent.id}`]: [ANSWER_MESSAGES.consent] } });
+      expectError(nonsense, 'validation_failed', {
+        param: `answers.${consent.id}`,
+        errors: { [`answers.${consent.id}`]: [ANSWER_MESSAGES.consent] },
+      });
     });
 
     it('issue 14.1 (§2.4): numbers for text and phone fields, a one-choice string and an empty select are taken in their string form', async () => {
       const { form, consent, name, phone } = await registration();
-      const res = await submit({ form_id: form.id, email: 'ada@example.com', answers: { [consent.id]: 'on', [name.id]: 42, [phone.id]: 15550102030 } });
+      const res = await submit({
+        form_id: form.id,
+        email: 'ada@example.com',
+        answers: { [consent.id]: 'on', [name.id]: 42, [phone.id]: 15550102030 },
+      });
       expectSuccess(res, createFormSubmission);
       const values = Object.fromEntries(res.body.answers.map((a: { label: string; value: string }) => [a.label, a.value]));
       expect(values).toMatchObject({ [name.label]: '42', [phone.label]: '15550102030' });
       // An empty string is what a form posts for a field left blank: unanswered, not invalid.
-      const blank = await submit({ form_id: PINNED.free.surveyForm, email: 'a@example.com', answers: { [survey.role]: 'Side project', [survey.topics]: '' } });
+      const blank = await submit({
+        form_id: PINNED.free.surveyForm,
+        email: 'a@example.com',
+        answers: { [survey.role]: 'Side project', [survey.topics]: '' },
+      });
       expectSuccess(blank, createFormSubmission);
       expect(blank.body.answers.map((a: { field_type: string }) => a.field_type)).toEqual(['email', 'text', 'select']);
     });
@@ -190,7 +244,11 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
 
   it('§4.5, §7.2: 422 naming the field for a required field left unanswered', async () => {
     const res = await submit({ form_id: PINNED.free.surveyForm, email: 'a@example.com', answers: {} });
-    expectError(res, 'validation_failed', { param: `answers.${survey.role}`, errors: { [`answers.${survey.role}`]: [ANSWER_MESSAGES.required] }, message: MESSAGES.validationFailed });
+    expectError(res, 'validation_failed', {
+      param: `answers.${survey.role}`,
+      errors: { [`answers.${survey.role}`]: [ANSWER_MESSAGES.required] },
+      message: MESSAGES.validationFailed,
+    });
   });
 
   it('§4.5, §7.2: 422 naming the field for a value outside the options, a wrong type and an unknown field, all at once', async () => {
@@ -236,7 +294,10 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
 
   it('§1, §4.5: a raw, unprefixed form id is refused with an error naming form_id', async () => {
     const res = await submit({ form_id: '12345', email: 'a@example.com' });
-    expectError(res, 'validation_failed', { param: 'form_id', errors: { form_id: ["must be an id prefixed 'frm_' (raw ids are not accepted)"] } });
+    expectError(res, 'validation_failed', {
+      param: 'form_id',
+      errors: { form_id: ["must be an id prefixed 'frm_' (raw ids are not accepted)"] },
+    });
   });
 
   it('§4.5, §7.3.1: an unknown form is 404 resource_missing naming form_id', async () => {
@@ -270,7 +331,7 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
     expect((await stateOf(app, ACCOUNTS.free)).deliveries).toEqual([]);
   });
 
-  it("tenancy: a tenant made through the admin API submits its own forms and matches only its own customers", async () => {
+  it('tenancy: a tenant made through the admin API submits its own forms and matches only its own customers', async () => {
     const tenant = await newTenant(app);
     const free = await stateOf(app, ACCOUNTS.free);
     const own = await stateOf(app, tenant.accountId);

@@ -12,12 +12,18 @@ describe('DELETE /v1/price_variants/{price_variant_id}/experiences/{id} (spec §
   beforeEach(() => {
     app = makeApp();
   });
-  const unlink = (pv: string, id: string, token: string = KEYS.free) => client(app).delete(`/v1/price_variants/${pv}/experiences/${id}`).set(bearer(token));
+  const unlink = (pv: string, id: string, token: string = KEYS.free) =>
+    client(app).delete(`/v1/price_variants/${pv}/experiences/${id}`).set(bearer(token));
 
   it('§4.10, §2.9: unlinks by experience id and answers the experience link deletion result', async () => {
     const res = await unlink(PINNED.free.priceVariant, PINNED.free.course);
     expectSuccess(res, unlinkPriceVariantExperience);
-    expect(res.body).toEqual({ price_variant: PINNED.free.priceVariant, experience: PINNED.free.course, object: 'experience_link', deleted: true });
+    expect(res.body).toEqual({
+      price_variant: PINNED.free.priceVariant,
+      experience: PINNED.free.course,
+      object: 'experience_link',
+      deleted: true,
+    });
   });
 
   it('§4.10: removes the link and revokes the grants it gave; active_grants_count drops by as many', async () => {
@@ -35,7 +41,9 @@ describe('DELETE /v1/price_variants/{price_variant_id}/experiences/{id} (spec §
     }
     const experience = after.experiences.find((e) => e.id === PINNED.free.course)!;
     expect(experience.active_grants_count).toBe(count - revoked.length);
-    expect(experience.active_grants_count).toBe(after.grants.filter((g) => g.experience_id === PINNED.free.course && g.status === 'active').length);
+    expect(experience.active_grants_count).toBe(
+      after.grants.filter((g) => g.experience_id === PINNED.free.course && g.status === 'active').length,
+    );
   });
 
   it('§4.10: access granted through other price variants, and to other experiences, is kept', async () => {
@@ -78,13 +86,25 @@ describe('DELETE /v1/price_variants/{price_variant_id}/experiences/{id} (spec §
   });
 
   it('§4.10: an unknown experience id or slug is 404 naming id', async () => {
-    expectError(await unlink(PINNED.free.priceVariant, 'exp_nope'), 'resource_missing', { param: 'id', message: "No such experience: 'exp_nope'." });
-    expectError(await unlink(PINNED.free.priceVariant, 'no-such-slug'), 'resource_missing', { param: 'id', message: "No such experience: 'no-such-slug'." });
+    expectError(await unlink(PINNED.free.priceVariant, 'exp_nope'), 'resource_missing', {
+      param: 'id',
+      message: "No such experience: 'exp_nope'.",
+    });
+    expectError(await unlink(PINNED.free.priceVariant, 'no-such-slug'), 'resource_missing', {
+      param: 'id',
+      message: "No such experience: 'no-such-slug'.",
+    });
   });
 
   it('§4.10: an unknown or raw price variant id is 404 naming price_variant_id', async () => {
-    expectError(await unlink('pv_nope', PINNED.free.course), 'resource_missing', { param: 'price_variant_id', message: "No such price variant: 'pv_nope'." });
-    expectError(await unlink('123', PINNED.free.course), 'resource_missing', { param: 'price_variant_id', message: "No such object: '123'." });
+    expectError(await unlink('pv_nope', PINNED.free.course), 'resource_missing', {
+      param: 'price_variant_id',
+      message: "No such price variant: 'pv_nope'.",
+    });
+    expectError(await unlink('123', PINNED.free.course), 'resource_missing', {
+      param: 'price_variant_id',
+      message: "No such object: '123'.",
+    });
   });
 
   it("tenancy: another account's price variant is 404 and its grants stay active", async () => {
@@ -118,6 +138,9 @@ describe('DELETE /v1/price_variants/{price_variant_id}/experiences/{id} (spec §
     const experience = own.experiences.find((e) => e.id === variant.experience_ids[0])!;
     const res = await unlink(variant.id, experience.slug, tenant.token);
     expectSuccess(res, unlinkPriceVariantExperience);
-    expectError(await unlink(variant.id, experience.slug), 'resource_missing', { param: 'price_variant_id', message: `No such price variant: '${variant.id}'.` });
+    expectError(await unlink(variant.id, experience.slug), 'resource_missing', {
+      param: 'price_variant_id',
+      message: `No such price variant: '${variant.id}'.`,
+    });
   });
 });

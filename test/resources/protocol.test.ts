@@ -37,14 +37,17 @@ describe('protocol errors of the resource operations', () => {
     expectSuccess(await send(makeApp(), request, bearer(KEYS.freeReadOnly)), request.op);
   });
 
-  it.each(RESOURCE_REQUESTS.map((r) => [name(r), r] as const))('§8 %s: over the quota is 429 with plan_tier and no effect', async (_, request) => {
-    const app = makeApp({ rateLimit: 'free=1,paid=1' });
-    await client(app).get('/v1/status').set(bearer(KEYS.free));
-    const before = await stateOf(app, ACCOUNTS.free);
-    const res = await send(app, request, bearer(KEYS.free));
-    expectError(res, 'rate_limit_exceeded', { message: MESSAGES.rateLimited, extra: { plan_tier: 'free' } });
-    expect(res.headers['retry-after']).toMatch(/^\d+$/);
-    expect(await stateOf(app, ACCOUNTS.free)).toEqual(before);
-    expect(request.op.errors).toContain(429);
-  });
+  it.each(RESOURCE_REQUESTS.map((r) => [name(r), r] as const))(
+    '§8 %s: over the quota is 429 with plan_tier and no effect',
+    async (_, request) => {
+      const app = makeApp({ rateLimit: 'free=1,paid=1' });
+      await client(app).get('/v1/status').set(bearer(KEYS.free));
+      const before = await stateOf(app, ACCOUNTS.free);
+      const res = await send(app, request, bearer(KEYS.free));
+      expectError(res, 'rate_limit_exceeded', { message: MESSAGES.rateLimited, extra: { plan_tier: 'free' } });
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(await stateOf(app, ACCOUNTS.free)).toEqual(before);
+      expect(request.op.errors).toContain(429);
+    },
+  );
 });

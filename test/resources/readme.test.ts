@@ -50,7 +50,9 @@ describe('README', () => {
       const request = api[example.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](example.path).set(bearer(KEYS.free));
       const res = await (example.body === undefined ? request : request.type('json').send(example.body));
       expect(res.status, `${example.line}\n${res.text}`).toBeLessThan(300);
-      const op = OPERATIONS.find((o) => o.method === example.method && new RegExp(`^/v1${o.path.replace(/\{[a-z_]+\}/g, '[^/?]+')}(\\?|$)`).test(example.path));
+      const op = OPERATIONS.find(
+        (o) => o.method === example.method && new RegExp(`^/v1${o.path.replace(/\{[a-z_]+\}/g, '[^/?]+')}(\\?|$)`).test(example.path),
+      );
       if (op) covered.add(op.operationId);
     }
     const resourceOperations = [

@@ -76,8 +76,11 @@ describe('the account template (contract §3.2)', () => {
   it('§4.5: forms include an email-only form and one with text, select and checkbox fields', async () => {
     const { forms } = await stateOf(makeApp(), ACCOUNTS.free);
     expect(forms.some((f) => f.fields.length === 1 && f.fields[0]!.field_type === 'email')).toBe(true);
-    expect(forms.some((f) => ['text', 'select', 'checkbox'].every((type) => f.fields.some((field) => field.field_type === type)))).toBe(true);
-    for (const field of forms.flatMap((f) => f.fields).filter((f) => f.field_type === 'select')) expect(field.options.length).toBeGreaterThan(1);
+    expect(forms.some((f) => ['text', 'select', 'checkbox'].every((type) => f.fields.some((field) => field.field_type === type)))).toBe(
+      true,
+    );
+    for (const field of forms.flatMap((f) => f.fields).filter((f) => f.field_type === 'select'))
+      expect(field.options.length).toBeGreaterThan(1);
   });
 
   it('the default accounts carry the pinned records of the fixture (README "Default records")', async () => {
@@ -148,7 +151,9 @@ describe('pinned records in fixture files', () => {
   it('refuses a pinned id used twice, naming the JSON path', () => {
     const raw = fixture();
     raw.accounts[1].pinned.forms[0].id = raw.accounts[0].pinned.forms[0].id;
-    expect(() => parseFixture(raw, 'x.json')).toThrow("fixture x.json at /accounts/1/pinned/forms/0/id: duplicate pinned id 'frm_free_newsletter'");
+    expect(() => parseFixture(raw, 'x.json')).toThrow(
+      "fixture x.json at /accounts/1/pinned/forms/0/id: duplicate pinned id 'frm_free_newsletter'",
+    );
   });
 
   it('refuses a price variant linked to an experience that is not pinned', () => {
@@ -165,7 +170,9 @@ describe('pinned records in fixture files', () => {
     expect(() => parseFixture(wrongPrefix, 'x.json')).toThrow('at /accounts/0/pinned/discounts/0/id');
     const preset = fixture();
     preset.accounts[0].pinned.forms[0].preset = 'quiz';
-    expect(() => parseFixture(preset, 'x.json')).toThrow('at /accounts/0/pinned/forms/0/preset: must be one of newsletter, survey, registration');
+    expect(() => parseFixture(preset, 'x.json')).toThrow(
+      'at /accounts/0/pinned/forms/0/preset: must be one of newsletter, survey, registration',
+    );
     const unknown = fixture();
     unknown.accounts[0].pinned.products = [];
     expect(() => parseFixture(unknown, 'x.json')).toThrow("at /accounts/0/pinned: unknown field 'products'");

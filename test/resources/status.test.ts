@@ -11,7 +11,13 @@ describe('spec §2.11: the status report', () => {
     const res = await client(makeApp()).get('/v1/status').set(bearer(KEYS.free));
     expect(res.status).toBe(200);
     expect(validStatus(res.body), JSON.stringify(validStatus.errors)).toBe(true);
-    expect(res.body.limits.rate_limit).toEqual({ tier: 'free', limit: 600, window_seconds: 60, remaining: 599, resets_at: '2026-01-15T12:01:00Z' });
+    expect(res.body.limits.rate_limit).toEqual({
+      tier: 'free',
+      limit: 600,
+      window_seconds: 60,
+      remaining: 599,
+      resets_at: '2026-01-15T12:01:00Z',
+    });
     expect(res.body.limits.pagination).toEqual({ default_limit: 15, max_limit: 100 });
     expect(res.body.limits.task_runs).toEqual({ max_concurrent_per_account: 2, max_concurrent_per_task: 1, max_runtime_seconds: 300 });
   });

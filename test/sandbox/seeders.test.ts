@@ -3,7 +3,7 @@ import { resolveOptions } from '../../src/config/options.js';
 import { ACCOUNT_SEEDERS } from '../../src/resources/index.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 
-describe('issue 15.1: the sandbox receives the resources\' seeders explicitly', () => {
+describe("issue 15.1: the sandbox receives the resources' seeders explicitly", () => {
   const options = resolveOptions({ clock: '2026-01-01T00:00:00Z' });
 
   it('issue 15.1: a sandbox given no seeders boots accounts with empty collections', () => {

@@ -12,8 +12,11 @@ import { makeWidgetApp } from '../support/test-operations.js';
 
 const FROZEN_MS = Date.parse(FROZEN_AT);
 /** Admin answers carry no rate-limit headers. */
-const expectAdminError = (res: Parameters<typeof expectError>[0], code: Parameters<typeof expectError>[1], expected: Parameters<typeof expectError>[2] = {}) =>
-  expectError(res, code, { ...expected, api: false });
+const expectAdminError = (
+  res: Parameters<typeof expectError>[0],
+  code: Parameters<typeof expectError>[1],
+  expected: Parameters<typeof expectError>[2] = {},
+) => expectError(res, code, { ...expected, api: false });
 const iso = (ms: number) => new Date(ms).toISOString();
 
 interface Tenant {
@@ -47,7 +50,11 @@ describe('contract §4.1: the clock of an account', () => {
     const tenant = await createTenant(app);
     expect(tenant.account.clock).toEqual({ now: iso(FROZEN_MS), mode: 'frozen', shared: true });
     await client(app).post('/__admin/clock/advance').send({ seconds: 90 });
-    expect((await client(app).get(`/__admin/accounts/${tenant.id}/clock`)).body).toEqual({ now: iso(FROZEN_MS + 90_000), mode: 'frozen', shared: true });
+    expect((await client(app).get(`/__admin/accounts/${tenant.id}/clock`)).body).toEqual({
+      now: iso(FROZEN_MS + 90_000),
+      mode: 'frozen',
+      shared: true,
+    });
   });
 
   it('contract §4.1: "frozen" is an own clock frozen at the sandbox clock\'s instant; the sandbox clock no longer moves it', async () => {
@@ -66,7 +73,11 @@ describe('contract §4.1: the clock of an account', () => {
     const tenant = await createTenant(app, { clock: 'running' });
     expect(tenant.account.clock).toEqual({ now: iso(FROZEN_MS), mode: 'running', shared: false });
     real += 5_000;
-    expect((await client(app).get(`/__admin/accounts/${tenant.id}/clock`)).body).toEqual({ now: iso(FROZEN_MS + 5_000), mode: 'running', shared: false });
+    expect((await client(app).get(`/__admin/accounts/${tenant.id}/clock`)).body).toEqual({
+      now: iso(FROZEN_MS + 5_000),
+      mode: 'running',
+      shared: false,
+    });
     // The sandbox clock is frozen: it did not move.
     expect((await client(app).get('/__admin/clock')).body.now).toBe(iso(FROZEN_MS));
   });
@@ -157,7 +168,7 @@ describe('contract §4.1: everything time-based of an account follows its own cl
     expect(shared.body.created_at).toBe(FROZEN_AT);
   });
 
-  it('contract §4.1: its keys\' rate-limit windows follow its clock, and the windows of other accounts do not', async () => {
+  it("contract §4.1: its keys' rate-limit windows follow its clock, and the windows of other accounts do not", async () => {
     const app = makeApp({ rateLimit: 'free=2,paid=2' });
     const own = await createTenant(app, { clock: 'frozen' });
     const status = (token: string) => client(app).get('/v1/status').set(bearer(token));
@@ -198,9 +209,15 @@ describe('contract §4.1: everything time-based of an account follows its own cl
   it('contract §4.1: its Idempotency-Key memory lasts 24 hours of its clock', async () => {
     const app = makeApp();
     const tenant = await createTenant(app, { clock: 'frozen' });
-    const write = () => client(app).post('/v1/auth/keys').set({ ...bearer(tenant.token), 'Idempotency-Key': 'k1' }).send({ name: 'once' });
+    const write = () =>
+      client(app)
+        .post('/v1/auth/keys')
+        .set({ ...bearer(tenant.token), 'Idempotency-Key': 'k1' })
+        .send({ name: 'once' });
     const first = await write();
-    await client(app).post('/__admin/clock/advance').send({ seconds: 25 * 3600 });
+    await client(app)
+      .post('/__admin/clock/advance')
+      .send({ seconds: 25 * 3600 });
     const replayed = await write();
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.body.id).toBe(first.body.id);
@@ -289,12 +306,18 @@ describe('contract §4.1: POST /__admin/accounts/{id}/reset', () => {
     const app = makeApp({ rateLimit: 'free=3,paid=3' });
     const tenant = await createTenant(app, { clock: 'frozen' });
     const other = await createTenant(app);
-    const write = (t: Tenant) => client(app).post('/v1/auth/keys').set({ ...bearer(t.token), 'Idempotency-Key': 'same' }).send({ name: 'x' });
+    const write = (t: Tenant) =>
+      client(app)
+        .post('/v1/auth/keys')
+        .set({ ...bearer(t.token), 'Idempotency-Key': 'same' })
+        .send({ name: 'x' });
     await write(tenant);
     const otherFirst = await write(other);
     await client(app).post('/__admin/scenarios').send({ name: 'server-error', account_id: tenant.id });
     await client(app).post('/__admin/scenarios').send({ name: 'server-error', api_key_id: tenant.keyId });
-    const otherScenario = await client(app).post('/__admin/scenarios').send({ name: 'server-error', account_id: other.id, operation_id: 'getJob' });
+    const otherScenario = await client(app)
+      .post('/__admin/scenarios')
+      .send({ name: 'server-error', account_id: other.id, operation_id: 'getJob' });
     await client(app).get('/v1/status').set(bearer(tenant.token));
 
     await client(app).post(`/__admin/accounts/${tenant.id}/reset`);
@@ -325,8 +348,16 @@ describe('contract §4.1: POST /__admin/accounts/{id}/reset', () => {
     await client(app).post(`/__admin/accounts/${frozen.id}/reset`);
     await client(app).post(`/__admin/accounts/${running.id}/reset`);
     await client(app).post(`/__admin/accounts/${shared.id}/reset`);
-    expect((await client(app).get(`/__admin/accounts/${frozen.id}/clock`)).body).toEqual({ now: iso(FROZEN_MS), mode: 'frozen', shared: false });
-    expect((await client(app).get(`/__admin/accounts/${running.id}/clock`)).body).toEqual({ now: iso(FROZEN_MS), mode: 'running', shared: false });
+    expect((await client(app).get(`/__admin/accounts/${frozen.id}/clock`)).body).toEqual({
+      now: iso(FROZEN_MS),
+      mode: 'frozen',
+      shared: false,
+    });
+    expect((await client(app).get(`/__admin/accounts/${running.id}/clock`)).body).toEqual({
+      now: iso(FROZEN_MS),
+      mode: 'running',
+      shared: false,
+    });
     real += 2_000;
     expect((await client(app).get(`/__admin/accounts/${running.id}/clock`)).body.now).toBe(iso(FROZEN_MS + 2_000));
     // Created on the shared clock: back on it.
@@ -361,7 +392,10 @@ describe('contract §4.1: DELETE /__admin/accounts/{id}', () => {
     const tenant = await createTenant(app, { clock: 'frozen', plan: 'paid' });
     const other = await createTenant(app);
     await createCrawl(client(app), tenant.token, { url: 'https://example.com/', max_pages: 2 });
-    await client(app).post('/v1/auth/keys').set({ ...bearer(tenant.token), 'Idempotency-Key': 'k' }).send({});
+    await client(app)
+      .post('/v1/auth/keys')
+      .set({ ...bearer(tenant.token), 'Idempotency-Key': 'k' })
+      .send({});
     await client(app).post('/__admin/scenarios').send({ name: 'server-error', account_id: tenant.id });
     await client(app).get('/v1/status').set(bearer(other.token));
 

@@ -32,7 +32,12 @@ async function startUpload(mock: MockServer, path: string, token: string, body: 
   });
   const req = httpRequest(`${mock.url}${path}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), connection: 'close' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      connection: 'close',
+    },
   });
   const answer = new Promise<Answer>((resolve, reject) => {
     req.on('error', reject);
@@ -57,7 +62,10 @@ async function startUpload(mock: MockServer, path: string, token: string, body: 
 async function json(mock: MockServer, path: string, init: { method?: string; token?: string; body?: object } = {}): Promise<Answer> {
   const res = await fetch(`${mock.url}${path}`, {
     method: init.method ?? 'GET',
-    headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+    },
     ...(init.body ? { body: JSON.stringify(init.body) } : {}),
   });
   const text = await res.text();
@@ -67,7 +75,11 @@ async function json(mock: MockServer, path: string, init: { method?: string; tok
 /** The same probes on any sandbox: what a fresh boot must answer, byte for byte. */
 async function probe(mock: MockServer) {
   const key = await json(mock, '/v1/auth/keys', { method: 'POST', token: KEYS.paid, body: { name: 'probe' } });
-  const submission = await json(mock, '/v1/form_submissions', { method: 'POST', token: KEYS.free, body: { form_id: PINNED.free.newsletterForm, email: 'probe@example.com' } });
+  const submission = await json(mock, '/v1/form_submissions', {
+    method: 'POST',
+    token: KEYS.free,
+    body: { form_id: PINNED.free.newsletterForm, email: 'probe@example.com' },
+  });
   const accounts = await json(mock, '/__admin/accounts');
   const free = await json(mock, `/__admin/accounts/${ACCOUNTS.free}`);
   const paid = await json(mock, `/__admin/accounts/${ACCOUNTS.paid}`);
@@ -96,7 +108,10 @@ describe('issue 13.4: a reset during a request body upload', () => {
     const tenant = await json(mock, '/__admin/accounts', { method: 'POST', body: { plan: 'free' } });
     expect(tenant.status).toBe(201);
 
-    const submission = await startUpload(mock, '/v1/form_submissions', KEYS.free, { form_id: PINNED.free.newsletterForm, email: 'lost@example.com' });
+    const submission = await startUpload(mock, '/v1/form_submissions', KEYS.free, {
+      form_id: PINNED.free.newsletterForm,
+      email: 'lost@example.com',
+    });
     const fixtureKey = await startUpload(mock, '/v1/auth/keys', KEYS.paid, { name: 'started before the reset' });
     const tenantKey = await startUpload(mock, '/v1/auth/keys', tenant.body.api_key.token, { name: 'tenant key' });
     expect((await json(mock, '/__admin/reset', { method: 'POST' })).status).toBe(200);

@@ -49,7 +49,13 @@ describe('GET /__admin/scenarios (contract §3.5)', () => {
 describe('POST /__admin/scenarios (contract §3.5)', () => {
   it('contract §3.5: answers 201 with the ActiveScenario, params filled from their defaults', async () => {
     const c = client(makeApp());
-    const active = await activate(c, { name: 'slow-responses', account_id: ACCOUNTS.paid, api_key_id: 'key_paid_default', operation_id: 'getStatus', times: 3 });
+    const active = await activate(c, {
+      name: 'slow-responses',
+      account_id: ACCOUNTS.paid,
+      api_key_id: 'key_paid_default',
+      operation_id: 'getStatus',
+      times: 3,
+    });
     expect(active).toEqual({
       id: 'scn_000001',
       name: 'slow-responses',
@@ -68,12 +74,22 @@ describe('POST /__admin/scenarios (contract §3.5)', () => {
 
   it('contract §3.5: an unknown name is 422 naming the available ones', async () => {
     const res = await client(makeApp()).post('/__admin/scenarios').send({ name: 'flaky' });
-    expectError(res, 'validation_failed', { api: false, param: 'name', errors: { name: [`unknown scenario 'flaky' (available: ${SHIPPED.join(', ')})`] } });
+    expectError(res, 'validation_failed', {
+      api: false,
+      param: 'name',
+      errors: { name: [`unknown scenario 'flaky' (available: ${SHIPPED.join(', ')})`] },
+    });
   });
 
   it('contract §3.5: an unknown param is 422 naming it and the params the scenario has', async () => {
-    const res = await client(makeApp()).post('/__admin/scenarios').send({ name: 'rate-limited', params: { retry: 5 } });
-    expectError(res, 'validation_failed', { api: false, param: 'params.retry', errors: { 'params.retry': ["is not a param of 'rate-limited' (its params: retry_after)"] } });
+    const res = await client(makeApp())
+      .post('/__admin/scenarios')
+      .send({ name: 'rate-limited', params: { retry: 5 } });
+    expectError(res, 'validation_failed', {
+      api: false,
+      param: 'params.retry',
+      errors: { 'params.retry': ["is not a param of 'rate-limited' (its params: retry_after)"] },
+    });
   });
 
   it('§7.3.1: a scope naming an account or key that does not exist is 404 resource_missing naming the field', async () => {
@@ -91,7 +107,9 @@ describe('POST /__admin/scenarios (contract §3.5)', () => {
   });
 
   it("contract §3.5: a key of another account than the scope's is 422: the scope could never match", async () => {
-    const res = await client(makeApp()).post('/__admin/scenarios').send({ name: 'server-error', account_id: ACCOUNTS.paid, api_key_id: 'key_free_default' });
+    const res = await client(makeApp())
+      .post('/__admin/scenarios')
+      .send({ name: 'server-error', account_id: ACCOUNTS.paid, api_key_id: 'key_free_default' });
     expectError(res, 'validation_failed', {
       api: false,
       param: 'api_key_id',
@@ -129,8 +147,16 @@ describe('DELETE /__admin/scenarios (contract §3.5)', () => {
     const deleted = await c.delete(`/__admin/scenarios/${first.id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ ...first, deleted: true });
-    expectError(await c.delete(`/__admin/scenarios/${first.id}`), 'resource_missing', { api: false, param: 'id', message: `No such active scenario: '${first.id}'.` });
-    expectError(await c.get(`/__admin/scenarios/${first.id}`), 'resource_missing', { api: false, param: 'id', message: `No such active scenario: '${first.id}'.` });
+    expectError(await c.delete(`/__admin/scenarios/${first.id}`), 'resource_missing', {
+      api: false,
+      param: 'id',
+      message: `No such active scenario: '${first.id}'.`,
+    });
+    expectError(await c.get(`/__admin/scenarios/${first.id}`), 'resource_missing', {
+      api: false,
+      param: 'id',
+      message: `No such active scenario: '${first.id}'.`,
+    });
     expect((await c.get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
     expect((await activeScenarios(c)).map((a) => a.id)).toEqual([second.id, 'scn_000003']);
     const cleared = await c.delete('/__admin/scenarios');
@@ -144,10 +170,18 @@ describe('DELETE /__admin/scenarios (contract §3.5)', () => {
 
 describe('boot scenarios and reset (contract §1, §3.1, §3.5)', () => {
   it('contract §1: the `scenarios` option activates each entry at boot, with scope, times and params after `;`', async () => {
-    const c = client(makeApp({ scenarios: ['rate-limited;times=1;retry_after=9', `crawl-fails;account_id=${ACCOUNTS.paid};error_code=site_down`] }));
+    const c = client(
+      makeApp({ scenarios: ['rate-limited;times=1;retry_after=9', `crawl-fails;account_id=${ACCOUNTS.paid};error_code=site_down`] }),
+    );
     expect(await activeScenarios(c)).toEqual([
       expect.objectContaining({ id: 'scn_000001', name: 'rate-limited', times: 1, remaining: 1, params: { retry_after: 9 } }),
-      expect.objectContaining({ id: 'scn_000002', name: 'crawl-fails', account_id: ACCOUNTS.paid, times: null, params: expect.objectContaining({ error_code: 'site_down' }) }),
+      expect.objectContaining({
+        id: 'scn_000002',
+        name: 'crawl-fails',
+        account_id: ACCOUNTS.paid,
+        times: null,
+        params: expect.objectContaining({ error_code: 'site_down' }),
+      }),
     ]);
     const res = await c.get('/v1/status').set(bearer(KEYS.free));
     expect([res.status, res.headers['retry-after']]).toEqual([429, '9']);
@@ -185,11 +219,14 @@ describe('the CLI (contract §1)', () => {
   });
 
   it('contract §1: --scenario is repeatable and MOCK_SCENARIOS is a comma list; flags win', () => {
-    expect(parseCliSettings(['--scenario', 'rate-limited;times=2', '--scenario', 'server-error'], { MOCK_SCENARIOS: 'keys-expired' }).options.scenarios).toEqual([
-      'rate-limited;times=2',
-      'server-error',
+    expect(
+      parseCliSettings(['--scenario', 'rate-limited;times=2', '--scenario', 'server-error'], { MOCK_SCENARIOS: 'keys-expired' }).options
+        .scenarios,
+    ).toEqual(['rate-limited;times=2', 'server-error']);
+    expect(parseCliSettings([], { MOCK_SCENARIOS: 'keys-expired, slow-responses;delay_ms=5' }).options.scenarios).toEqual([
+      'keys-expired',
+      'slow-responses;delay_ms=5',
     ]);
-    expect(parseCliSettings([], { MOCK_SCENARIOS: 'keys-expired, slow-responses;delay_ms=5' }).options.scenarios).toEqual(['keys-expired', 'slow-responses;delay_ms=5']);
   });
 
   it('contract §1: --scenario activates at boot', async () => {
@@ -212,7 +249,8 @@ describe('the CLI (contract §1)', () => {
 
   it('contract §1: --help lists --scenarios-dir and --journal-size with their variables', async () => {
     const result = await runCli(['--help']);
-    for (const name of ['--scenarios-dir', 'MOCK_SCENARIOS_DIR', '--journal-size', 'MOCK_JOURNAL_SIZE']) expect(result.stdout).toContain(name);
+    for (const name of ['--scenarios-dir', 'MOCK_SCENARIOS_DIR', '--journal-size', 'MOCK_JOURNAL_SIZE'])
+      expect(result.stdout).toContain(name);
   });
 });
 
@@ -237,7 +275,12 @@ describe('the typed admin client (contract §1, §3)', () => {
 
   it('contract §3: with an admin token, scenario and journal calls need it', async () => {
     const c = client(makeApp({ adminToken: 'sesame' }));
-    for (const res of [await c.get('/__admin/scenarios'), await c.post('/__admin/scenarios').send({ name: 'server-error' }), await c.get('/__admin/requests'), await c.delete('/__admin/requests')]) {
+    for (const res of [
+      await c.get('/__admin/scenarios'),
+      await c.post('/__admin/scenarios').send({ name: 'server-error' }),
+      await c.get('/__admin/requests'),
+      await c.delete('/__admin/requests'),
+    ]) {
       expectError(res, 'authentication_required', { api: false, message: /X-Admin-Token/ });
     }
     expect((await c.get('/__admin/scenarios').set('X-Admin-Token', 'sesame')).status).toBe(200);

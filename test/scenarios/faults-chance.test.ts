@@ -54,7 +54,7 @@ describe('probability (contract §4.2)', () => {
     for (const entry of entries) expect(entry.scenario_ids).toEqual(entry.status === 500 ? [active.id] : []);
   });
 
-  it('issue 17.3: a draw happens only for requests in the scope: other tenants\' requests do not move the pattern', async () => {
+  it("issue 17.3: a draw happens only for requests in the scope: other tenants' requests do not move the pattern", async () => {
     const quiet = client(makeApp());
     await activate(quiet, { name: 'server-error', account_id: ACCOUNTS.free, probability: 0.4 });
     const alone = await statuses(quiet, 30);

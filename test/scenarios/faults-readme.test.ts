@@ -14,7 +14,14 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const section = readme.slice(readme.indexOf('**Transport faults**'), readme.indexOf('**Chance.**'));
 const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 
-type Run = (mock: MockServer, gotClient: typeof got) => Promise<{ seen: string[]; created: { statusCode: number; headers: Record<string, unknown> }; state: { api_keys: Array<{ name: string | null }> } }>;
+type Run = (
+  mock: MockServer,
+  gotClient: typeof got,
+) => Promise<{
+  seen: string[];
+  created: { statusCode: number; headers: Record<string, unknown> };
+  state: { api_keys: Array<{ name: string | null }> };
+}>;
 
 describe('README "Transport faults" (issue 17.4)', () => {
   const start = mockServers();
@@ -33,7 +40,12 @@ describe('README "Transport faults" (issue 17.4)', () => {
     const documented = blocks[0]!
       .split('\n')
       .filter((line) => line.startsWith('await watched.get'))
-      .map((line) => line.split('// ')[1]!.replace(/ \(.*\)/, '').replace(/, then .*$/, ''));
+      .map((line) =>
+        line
+          .split('// ')[1]!
+          .replace(/ \(.*\)/, '')
+          .replace(/, then .*$/, ''),
+      );
     expect(seen).toEqual(documented);
     expect(documented).toHaveLength(4);
     expect([created.statusCode, created.headers['idempotent-replayed']]).toEqual([201, 'true']);

@@ -10,7 +10,11 @@ import { mockServers } from '../support/protocol.js';
 import { parseHead, RawConnection, rawRequest } from '../support/raw-http.js';
 
 /** What a connection carried (every byte) and how it ended (`end`: a FIN; `error: ECONNRESET`: a reset). */
-async function exchange(port: number, text: string, whileOpen?: (connection: RawConnection) => void): Promise<{ bytes: Buffer; ending: string }> {
+async function exchange(
+  port: number,
+  text: string,
+  whileOpen?: (connection: RawConnection) => void,
+): Promise<{ bytes: Buffer; ending: string }> {
   const connection = await RawConnection.open(port);
   connection.send(text);
   whileOpen?.(connection);
@@ -22,7 +26,6 @@ function parseResponse(bytes: Buffer) {
   const end = bytes.indexOf('\r\n\r\n');
   return { ...parseHead(bytes.subarray(0, end)), body: bytes.subarray(end + 4) };
 }
-
 
 const auth = { Authorization: `Bearer ${KEYS.free}` };
 
@@ -123,7 +126,10 @@ describe('contract §4.2: each fault at the socket level', () => {
     await mock.admin.scenarios.activate({ name: 'connection-reset', operation_id: 'createApiKey' });
     // One connection keeps two pipelined reads going while another gets reset.
     const keepAlive = { ...auth, Connection: 'keep-alive' };
-    const calm = exchange(mock.port, rawRequest('GET', '/v1/status', keepAlive) + rawRequest('GET', '/v1/status', { ...auth, Connection: 'close' }));
+    const calm = exchange(
+      mock.port,
+      rawRequest('GET', '/v1/status', keepAlive) + rawRequest('GET', '/v1/status', { ...auth, Connection: 'close' }),
+    );
     const faulted = exchange(mock.port, rawRequest('POST', '/v1/auth/keys', keepAlive, {}));
     const [calmResult, faultedResult] = await Promise.all([calm, faulted]);
     expect(faultedResult.ending).toBe('error: ECONNRESET');
@@ -185,11 +191,14 @@ describe('contract §4.2: when "after": the operation runs, the answer is lost, 
       const headers = { ...auth, 'Idempotency-Key': `lost-${name}`, 'Content-Type': 'application/json' };
       // node:http sees the lost answer as an error of the request or of the body.
       const lost = await new Promise<string>((resolve) => {
-        const req = httpRequest({ port: mock.port, host: '127.0.0.1', method: 'POST', path: '/v1/auth/keys', headers, agent: false }, (res) => {
-          res.on('error', (error) => resolve(`body: ${error.message}`));
-          res.on('end', () => resolve(`complete ${res.statusCode}`));
-          res.resume();
-        });
+        const req = httpRequest(
+          { port: mock.port, host: '127.0.0.1', method: 'POST', path: '/v1/auth/keys', headers, agent: false },
+          (res) => {
+            res.on('error', (error) => resolve(`body: ${error.message}`));
+            res.on('end', () => resolve(`complete ${res.statusCode}`));
+            res.resume();
+          },
+        );
         req.on('error', (error) => resolve(`request: ${error.message}`));
         req.end(JSON.stringify({ name: 'once' }));
       });

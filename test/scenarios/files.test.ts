@@ -22,14 +22,22 @@ const withFiles = (files: Record<string, unknown>) => makeApp({ scenariosDir: sc
  * Without the harness's API-description check: a scenario of your own may force a status the
  * document does not list for the operation (a 503, a 404 on getStatus); that is its purpose.
  */
-const uncheckedWithFiles = (files: Record<string, unknown>) => request(createApp({ clock: FROZEN_AT, scenariosDir: scenarioDir(files) }).callback());
-const one = (rule: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ description: 'A test scenario.', rules: [rule], ...extra });
+const uncheckedWithFiles = (files: Record<string, unknown>) =>
+  request(createApp({ clock: FROZEN_AT, scenariosDir: scenarioDir(files) }).callback());
+const one = (rule: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  description: 'A test scenario.',
+  rules: [rule],
+  ...extra,
+});
 
 describe('a scenario file of your own (contract §3.5)', () => {
   it('contract §3.5: status and error-code override, Retry-After and a match on methods, without code', async () => {
     const c = uncheckedWithFiles({
       'maintenance.json': one(
-        { match: { methods: ['POST', 'PATCH', 'DELETE'] }, effect: { error: { code: 'internal_error', status: 503, message: 'Down for maintenance.', retry_after: { $param: 'for' } } } },
+        {
+          match: { methods: ['POST', 'PATCH', 'DELETE'] },
+          effect: { error: { code: 'internal_error', status: 503, message: 'Down for maintenance.', retry_after: { $param: 'for' } } },
+        },
         { params: { for: { type: 'integer', minimum: 1, default: 120 } } },
       ),
     });
@@ -49,7 +57,10 @@ describe('a scenario file of your own (contract §3.5)', () => {
           description: 'Crawls are cancelled before they start, and the job endpoint is deprecated.',
           rules: [
             { match: { operations: ['crawlSite'] }, effect: { delay_ms: 0, job: { outcome: 'cancelled', at_progress: 0 } } },
-            { match: { operations: ['getJob'] }, effect: { deprecate: { deprecated_at: '2026-01-01T00:00:00Z', sunset: '2027-01-01T00:00:00Z', link: '/migrations/jobs' } } },
+            {
+              match: { operations: ['getJob'] },
+              effect: { deprecate: { deprecated_at: '2026-01-01T00:00:00Z', sunset: '2027-01-01T00:00:00Z', link: '/migrations/jobs' } },
+            },
           ],
         },
       }),
@@ -93,7 +104,11 @@ describe('a scenario file of your own (contract §3.5)', () => {
   it("contract §3.5: an activation scoped to an operation none of the scenario's rules match is refused with 422", async () => {
     const c = client(withFiles({ 'crawl-only.json': one({ match: { operations: ['crawlSite'] }, effect: { job: { slow_factor: 2 } } }) }));
     const res = await c.post('/__admin/scenarios').send({ name: 'crawl-only', operation_id: 'getStatus' });
-    expectError(res, 'validation_failed', { api: false, param: 'operation_id', errors: { operation_id: ["no rule of 'crawl-only' matches operation 'getStatus' (GET)"] } });
+    expectError(res, 'validation_failed', {
+      api: false,
+      param: 'operation_id',
+      errors: { operation_id: ["no rule of 'crawl-only' matches operation 'getStatus' (GET)"] },
+    });
   });
 
   it('contract §3.5: a job effect may only slow jobs down, combining with crawl-fails', async () => {
@@ -117,29 +132,89 @@ describe('invalid scenario files are refused at load (contract §3.5)', () => {
     ['no rules', { description: 'x', rules: [] }, /bad\.json at \/rules: must have at least 1 item/],
     ['an unknown effect', one({ effect: { explode: true } }), /bad\.json at \/rules\/0\/effect: unknown field 'explode'/],
     ['an empty effect', one({ effect: {} }), /bad\.json at \/rules\/0\/effect: must not be empty/],
-    ['an unknown error code', one({ effect: { error: { code: 'teapot' } } }), /bad\.json at \/rules\/0\/effect\/error\/code: must be one of: bad_request, /],
-    ['a status outside 400-599', one({ effect: { error: { code: 'internal_error', status: 302 } } }), /bad\.json at \/rules\/0\/effect\/error\/status: must be >= 400/],
+    [
+      'an unknown error code',
+      one({ effect: { error: { code: 'teapot' } } }),
+      /bad\.json at \/rules\/0\/effect\/error\/code: must be one of: bad_request, /,
+    ],
+    [
+      'a status outside 400-599',
+      one({ effect: { error: { code: 'internal_error', status: 302 } } }),
+      /bad\.json at \/rules\/0\/effect\/error\/status: must be >= 400/,
+    ],
     ['a delay over the bound', one({ effect: { delay_ms: 30_001 } }), /bad\.json at \/rules\/0\/effect\/delay_ms: must be <= 30000/],
-    ['an undeclared param', one({ effect: { delay_ms: { $param: 'delay' } } }), /bad\.json at \/rules\/0\/effect\/delay_ms\/\$param: unknown param 'delay' \(declared: none\)/],
-    ['a param reference with more', one({ effect: { delay_ms: { $param: 'd', x: 1 } } }, { params: { d: { type: 'integer', default: 1 } } }), /at \/rules\/0\/effect\/delay_ms: a param reference is exactly \{"\$param": "<name>"\}/],
-    ['a param without default', one({ effect: { delay_ms: { $param: 'd' } } }, { params: { d: { type: 'integer' } } }), /bad\.json at \/params\/d: missing field 'default'/],
-    ['a default off its schema', one({ effect: { delay_ms: { $param: 'd' } } }, { params: { d: { type: 'integer', maximum: 100, default: 500 } } }), /bad\.json at \/params\/d\/default: must be <= 100/],
-    ['a broken param schema', one({ effect: { delay_ms: { $param: 'd' } } }, { params: { d: { type: 'integer', minimun: 1, default: 1 } } }), /bad\.json at \/params\/d: not a valid JSON Schema: strict mode: unknown keyword: "minimun"/],
-    ['a param named like a scope key', one({ effect: { delay_ms: 1 } }, { params: { times: { type: 'integer', default: 1 } } }), /bad\.json at \/params: invalid name 'times'/],
-    ['an effect its default breaks', one({ effect: { delay_ms: { $param: 'd' } } }, { params: { d: { type: 'integer', default: 40_000 } } }), /at \/rules\/0\/effect\/delay_ms: must be <= 30000 \(param 'd' at its default 40000\)/],
-    ['two answers in one effect', one({ effect: { error: { code: 'internal_error' }, expire_key: true } }), /at \/rules\/0\/effect\/expire_key: cannot be combined with 'error'/],
-    ['a sunset too early', one({ effect: { deprecate: DEPRECATE } }), /at \/rules\/0\/effect\/deprecate\/sunset: must be at least 6 calendar months and 183 days after deprecated_at/],
-    ['an unknown operation', one({ match: { operations: ['listWidgets'] }, effect: { delay_ms: 1 } }), /at \/rules\/0\/match\/operations\/0: unknown operation 'listWidgets' \(known operations: /],
-    ['an unknown method', one({ match: { methods: ['PUT'] }, effect: { delay_ms: 1 } }), /at \/rules\/0\/match\/methods\/0: must be one of: GET, POST, PATCH, DELETE/],
-    ['a job outcome that is not one', one({ effect: { job: { outcome: 'exploded' } } }), /at \/rules\/0\/effect\/job\/outcome: must be one of: completed, failed, cancelled/],
+    [
+      'an undeclared param',
+      one({ effect: { delay_ms: { $param: 'delay' } } }),
+      /bad\.json at \/rules\/0\/effect\/delay_ms\/\$param: unknown param 'delay' \(declared: none\)/,
+    ],
+    [
+      'a param reference with more',
+      one({ effect: { delay_ms: { $param: 'd', x: 1 } } }, { params: { d: { type: 'integer', default: 1 } } }),
+      /at \/rules\/0\/effect\/delay_ms: a param reference is exactly \{"\$param": "<name>"\}/,
+    ],
+    [
+      'a param without default',
+      one({ effect: { delay_ms: { $param: 'd' } } }, { params: { d: { type: 'integer' } } }),
+      /bad\.json at \/params\/d: missing field 'default'/,
+    ],
+    [
+      'a default off its schema',
+      one({ effect: { delay_ms: { $param: 'd' } } }, { params: { d: { type: 'integer', maximum: 100, default: 500 } } }),
+      /bad\.json at \/params\/d\/default: must be <= 100/,
+    ],
+    [
+      'a broken param schema',
+      one({ effect: { delay_ms: { $param: 'd' } } }, { params: { d: { type: 'integer', minimun: 1, default: 1 } } }),
+      /bad\.json at \/params\/d: not a valid JSON Schema: strict mode: unknown keyword: "minimun"/,
+    ],
+    [
+      'a param named like a scope key',
+      one({ effect: { delay_ms: 1 } }, { params: { times: { type: 'integer', default: 1 } } }),
+      /bad\.json at \/params: invalid name 'times'/,
+    ],
+    [
+      'an effect its default breaks',
+      one({ effect: { delay_ms: { $param: 'd' } } }, { params: { d: { type: 'integer', default: 40_000 } } }),
+      /at \/rules\/0\/effect\/delay_ms: must be <= 30000 \(param 'd' at its default 40000\)/,
+    ],
+    [
+      'two answers in one effect',
+      one({ effect: { error: { code: 'internal_error' }, expire_key: true } }),
+      /at \/rules\/0\/effect\/expire_key: cannot be combined with 'error'/,
+    ],
+    [
+      'a sunset too early',
+      one({ effect: { deprecate: DEPRECATE } }),
+      /at \/rules\/0\/effect\/deprecate\/sunset: must be at least 6 calendar months and 183 days after deprecated_at/,
+    ],
+    [
+      'an unknown operation',
+      one({ match: { operations: ['listWidgets'] }, effect: { delay_ms: 1 } }),
+      /at \/rules\/0\/match\/operations\/0: unknown operation 'listWidgets' \(known operations: /,
+    ],
+    [
+      'an unknown method',
+      one({ match: { methods: ['PUT'] }, effect: { delay_ms: 1 } }),
+      /at \/rules\/0\/match\/methods\/0: must be one of: GET, POST, PATCH, DELETE/,
+    ],
+    [
+      'a job outcome that is not one',
+      one({ effect: { job: { outcome: 'exploded' } } }),
+      /at \/rules\/0\/effect\/job\/outcome: must be one of: completed, failed, cancelled/,
+    ],
   ])('contract §3.5: a file with %s names the file and the JSON path', (_, content, message) => {
     expect(() => withFiles({ 'bad.json': content })).toThrow(ScenarioFileError);
     expect(() => withFiles({ 'bad.json': content })).toThrow(message);
   });
 
   it("contract §3.5: a file whose name is not a scenario name, or that reuses a shipped scenario's name, is refused", () => {
-    expect(() => withFiles({ 'Rate_Limited.json': one({ effect: { delay_ms: 1 } }) })).toThrow(/Rate_Limited\.json: the file name is the scenario's name: lowercase/);
-    expect(() => withFiles({ 'rate-limited.json': one({ effect: { delay_ms: 1 } }) })).toThrow(/rate-limited\.json: a scenario named 'rate-limited' is already defined by scenarios\/rate-limited\.json/);
+    expect(() => withFiles({ 'Rate_Limited.json': one({ effect: { delay_ms: 1 } }) })).toThrow(
+      /Rate_Limited\.json: the file name is the scenario's name: lowercase/,
+    );
+    expect(() => withFiles({ 'rate-limited.json': one({ effect: { delay_ms: 1 } }) })).toThrow(
+      /rate-limited\.json: a scenario named 'rate-limited' is already defined by scenarios\/rate-limited\.json/,
+    );
   });
 
   it('contract §1: a scenarios directory that does not exist is a ConfigError naming the setting', () => {
@@ -176,7 +251,9 @@ describe('the shipped scenarios', () => {
 describe('scenarios/README.md examples', () => {
   /** Every ```json block right after a line `` `name.json`: `` is a complete scenario file. */
   const readme = readFileSync(path.join(PACKAGE_ROOT, 'scenarios', 'README.md'), 'utf8');
-  const examples = [...readme.matchAll(/^`([a-z0-9-]+)\.json`:\n+```json\n([\s\S]*?)\n```/gm)].map((m) => [m[1]!, JSON.parse(m[2]!)] as const);
+  const examples = [...readme.matchAll(/^`([a-z0-9-]+)\.json`:\n+```json\n([\s\S]*?)\n```/gm)].map(
+    (m) => [m[1]!, JSON.parse(m[2]!)] as const,
+  );
 
   it('README: has examples, and every one loads and can be activated', async () => {
     expect(examples.length).toBeGreaterThanOrEqual(4);

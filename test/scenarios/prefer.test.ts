@@ -12,9 +12,33 @@ import { activate, activeScenarios, journal } from '../support/scenarios.js';
 describe('the Prefer header grammar (RFC 7240 §2)', () => {
   it.each([
     ['scenario=rate-limited', [{ name: 'scenario', value: 'rate-limited', params: [] }]],
-    ['respond-async, scenario="rate-limited"', [{ name: 'respond-async', value: undefined, params: [] }, { name: 'scenario', value: 'rate-limited', params: [] }]],
-    ['Scenario = "rate-limited" ; Retry_After = 5;x', [{ name: 'scenario', value: 'rate-limited', params: [['retry_after', '5'], ['x', undefined]] }]],
-    ['wait=10, handling=lenient', [{ name: 'wait', value: '10', params: [] }, { name: 'handling', value: 'lenient', params: [] }]],
+    [
+      'respond-async, scenario="rate-limited"',
+      [
+        { name: 'respond-async', value: undefined, params: [] },
+        { name: 'scenario', value: 'rate-limited', params: [] },
+      ],
+    ],
+    [
+      'Scenario = "rate-limited" ; Retry_After = 5;x',
+      [
+        {
+          name: 'scenario',
+          value: 'rate-limited',
+          params: [
+            ['retry_after', '5'],
+            ['x', undefined],
+          ],
+        },
+      ],
+    ],
+    [
+      'wait=10, handling=lenient',
+      [
+        { name: 'wait', value: '10', params: [] },
+        { name: 'handling', value: 'lenient', params: [] },
+      ],
+    ],
     ['scenario="a \\"quoted\\" name, with a comma"', [{ name: 'scenario', value: 'a "quoted" name, with a comma', params: [] }]],
     ['scenario=first, scenario=second', [{ name: 'scenario', value: 'first', params: [] }]],
     [',, scenario=x ,', [{ name: 'scenario', value: 'x', params: [] }]],
@@ -71,7 +95,11 @@ describe('Prefer: scenario=<name> (contract §3.5)', () => {
     expect(failing.headers['preference-applied']).toBe('scenario=crawl-fails');
     const other = await c.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/' });
     await advance(c, 3600);
-    expect(await pollJob(c, KEYS.free, failing.body.id)).toMatchObject({ status: 'failed', error_code: 'crawl_timeout', error: 'Timed out after 30 s.' });
+    expect(await pollJob(c, KEYS.free, failing.body.id)).toMatchObject({
+      status: 'failed',
+      error_code: 'crawl_timeout',
+      error: 'Timed out after 30 s.',
+    });
     expect((await pollJob(c, KEYS.free, other.body.id)).status).toBe('completed');
   });
 
@@ -99,7 +127,10 @@ describe('Prefer: scenario=<name> (contract §3.5)', () => {
   it('§7.1: an unknown scenario, a bad param or a missing name is 400 bad_request naming the Prefer header', async () => {
     const c = client(makeApp());
     const cases: Array<[string, RegExp]> = [
-      ['scenario=no-such-thing', /unknown scenario 'no-such-thing' \(available: connection-reset, crawl-fails, deprecated-operations, empty-response, keys-expired, no-response, rate-limited, server-error, slow-responses, truncated-response\)/],
+      [
+        'scenario=no-such-thing',
+        /unknown scenario 'no-such-thing' \(available: connection-reset, crawl-fails, deprecated-operations, empty-response, keys-expired, no-response, rate-limited, server-error, slow-responses, truncated-response\)/,
+      ],
       ['scenario=rate-limited; retry_after=soon', /retry_after: must be of type integer or null/],
       ['scenario=server-error; retry_after=5', /retry_after: is not a param of 'server-error' \(its params: none\)/],
       ['scenario', /give a scenario name/],

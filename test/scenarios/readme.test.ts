@@ -17,7 +17,9 @@ function firstBlock(lang: string): string {
 describe('README "Scenarios"', () => {
   it('contract §3.5: the copy-paste curl lines force a 429 with Retry-After 2 on the next request only', async () => {
     const api = client(makeApp());
-    const lines = firstBlock('sh').split('\n').filter((line) => line.startsWith('curl '));
+    const lines = firstBlock('sh')
+      .split('\n')
+      .filter((line) => line.startsWith('curl '));
     expect(lines).toHaveLength(2);
     const results = [];
     for (const line of lines) {
@@ -34,11 +36,13 @@ describe('README "Scenarios"', () => {
 
   const start = mockServers();
 
-  it('contract §3.5, issue 14.5: the three-line TypeScript example answers 429 on the new tenant with a Retry-After a client can honour within vitest\'s default 5 s test timeout, then 200', async () => {
+  it("contract §3.5, issue 14.5: the three-line TypeScript example answers 429 on the new tenant with a Retry-After a client can honour within vitest's default 5 s test timeout, then 200", async () => {
     const mock = await start({});
     const code = firstBlock('ts');
     expect(code.trim().split('\n')).toHaveLength(3);
-    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (mock: MockServer) => Promise<{ res: Response; token: string }>;
+    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+      ...args: string[]
+    ) => (mock: MockServer) => Promise<{ res: Response; token: string }>;
     const run = new AsyncFunction('mock', `${code}\nreturn { res, token: api_key.token };`);
     const { res, token } = await run(mock);
     expect(res.status).toBe(429);

@@ -13,7 +13,16 @@ const SCOPE = { account_id: ACCOUNTS.free, api_key_id: 'key_free_default', opera
 type ScopeKey = keyof typeof SCOPE;
 
 /** Every subset of the three scope keys: 8 combinations, from unscoped to fully narrowed. */
-const COMBINATIONS: ScopeKey[][] = [[], ['account_id'], ['api_key_id'], ['operation_id'], ['account_id', 'api_key_id'], ['account_id', 'operation_id'], ['api_key_id', 'operation_id'], ['account_id', 'api_key_id', 'operation_id']];
+const COMBINATIONS: ScopeKey[][] = [
+  [],
+  ['account_id'],
+  ['api_key_id'],
+  ['operation_id'],
+  ['account_id', 'api_key_id'],
+  ['account_id', 'operation_id'],
+  ['api_key_id', 'operation_id'],
+  ['account_id', 'api_key_id', 'operation_id'],
+];
 
 /** Callers from two tenants, two keys of one of them, and two operations. */
 const CALLERS = [
@@ -73,7 +82,9 @@ describe('every operation (contract §3.5), over the whole operation table', () 
         else expect(res.status, `${op.operationId} while ${target.operationId} is scoped`).not.toBe(500);
       }
       const entries = await journal(c, `?limit=${OPERATIONS.length}`);
-      expect(entries.filter((e) => e.scenario_ids.length > 0).map((e) => [e.operation_id, e.scenario_ids])).toEqual([[target.operationId, [active.id]]]);
+      expect(entries.filter((e) => e.scenario_ids.length > 0).map((e) => [e.operation_id, e.scenario_ids])).toEqual([
+        [target.operationId, [active.id]],
+      ]);
       await c.delete('/__admin/scenarios');
       await c.delete('/__admin/requests');
     }
@@ -94,9 +105,14 @@ describe('every operation (contract §3.5), over the whole operation table', () 
     for (const op of OPERATIONS) {
       const limited = await send(c, op, KEYS.paid, { Prefer: 'scenario=rate-limited' });
       expectError(limited, 'rate_limit_exceeded', { message: MESSAGES.rateLimited, extra: { plan_tier: 'paid' } });
-      expectError(await send(c, op, KEYS.paid, { Prefer: 'scenario=keys-expired' }), 'authentication_required', { message: MESSAGES.authExpired });
+      expectError(await send(c, op, KEYS.paid, { Prefer: 'scenario=keys-expired' }), 'authentication_required', {
+        message: MESSAGES.authExpired,
+      });
       const deprecated = await send(c, op, KEYS.paid, { Prefer: 'scenario=deprecated-operations' });
-      expect([deprecated.headers.deprecation, deprecated.headers.link], op.operationId).toEqual(['@1767225600', '<https://docs.example.com/deprecations>; rel="deprecation"']);
+      expect([deprecated.headers.deprecation, deprecated.headers.link], op.operationId).toEqual([
+        '@1767225600',
+        '<https://docs.example.com/deprecations>; rel="deprecation"',
+      ]);
     }
   });
 
@@ -104,7 +120,9 @@ describe('every operation (contract §3.5), over the whole operation table', () 
     const c = client(makeApp());
     for (const op of OPERATIONS.filter(isWrite)) {
       const key = { 'Idempotency-Key': `retry-${op.operationId}` };
-      expectError(await send(c, op, KEYS.free, { ...key, Prefer: 'scenario=server-error' }), 'internal_error', { message: MESSAGES.internal });
+      expectError(await send(c, op, KEYS.free, { ...key, Prefer: 'scenario=server-error' }), 'internal_error', {
+        message: MESSAGES.internal,
+      });
       const retry = await send(c, op, KEYS.free, key);
       expect(retry.status, op.operationId).not.toBe(500);
       expect(retry.headers['idempotent-replayed'], op.operationId).toBeUndefined();
@@ -117,7 +135,9 @@ describe('every operation (contract §3.5), over the whole operation table', () 
     expectError(res, 'validation_failed', {
       api: false,
       param: 'operation_id',
-      errors: { operation_id: [`unknown operation 'listWidgets' (known operations: ${OPERATIONS.map((op) => op.operationId).join(', ')})`] },
+      errors: {
+        operation_id: [`unknown operation 'listWidgets' (known operations: ${OPERATIONS.map((op) => op.operationId).join(', ')})`],
+      },
     });
   });
 });

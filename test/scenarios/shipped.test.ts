@@ -20,7 +20,14 @@ describe('rate-limited (contract §3.5; spec §8)', () => {
     const res = await c.get('/v1/auth/keys').set(bearer(KEYS.free));
     expectError(res, 'rate_limit_exceeded', { message: MESSAGES.rateLimited, extra: { plan_tier: 'free' } });
     const reading = readRateLimit(res);
-    expect(reading).toMatchObject({ quota: 600, window: 60, remaining: 0, legacyRemaining: 0, resetIn: 60, legacyReset: unixSecondsOf('2026-01-15T12:01:00Z') });
+    expect(reading).toMatchObject({
+      quota: 600,
+      window: 60,
+      remaining: 0,
+      legacyRemaining: 0,
+      resetIn: 60,
+      legacyReset: unixSecondsOf('2026-01-15T12:01:00Z'),
+    });
     // Without `retry_after`, Retry-After is the time to the window's reset, like the limiter's own 429.
     expect(retryAfter(res)).toBe(reading.resetIn);
   });
@@ -69,7 +76,11 @@ describe('rate-limited (contract §3.5; spec §8)', () => {
     const c = client(makeApp());
     for (const retry_after of [-1, 86401, 1.5, '5']) {
       const res = await c.post('/__admin/scenarios').send({ name: 'rate-limited', params: { retry_after } });
-      expectError(res, 'validation_failed', { api: false, param: 'params.retry_after', errors: { 'params.retry_after': [expect.any(String)] } });
+      expectError(res, 'validation_failed', {
+        api: false,
+        param: 'params.retry_after',
+        errors: { 'params.retry_after': [expect.any(String)] },
+      });
     }
     expect(await activeScenarios(c)).toEqual([]);
   });
@@ -139,10 +150,12 @@ describe('keys-expired (contract §3.5; spec §5)', () => {
     const c = client(makeApp());
     const active = await activate(c, { name: 'keys-expired', api_key_id: 'key_free_default' });
     expectError(await c.get('/v1/status').set(bearer(KEYS.free)), 'authentication_required', { message: MESSAGES.authExpired });
-    expectError(await c.post('/v1/auth/keys').set(bearer(KEYS.free)).send({}), 'authentication_required', { message: MESSAGES.authExpired });
+    expectError(await c.post('/v1/auth/keys').set(bearer(KEYS.free)).send({}), 'authentication_required', {
+      message: MESSAGES.authExpired,
+    });
     // Another key of the same account is not in scope.
     expect((await c.get('/v1/status').set(bearer(KEYS.freeReadOnly))).status).toBe(200);
-    const keys = (await accountState(c, ACCOUNTS.free) as unknown as { api_keys: Array<Record<string, unknown>> }).api_keys;
+    const keys = ((await accountState(c, ACCOUNTS.free)) as unknown as { api_keys: Array<Record<string, unknown>> }).api_keys;
     expect(keys.find((k) => k.id === 'key_free_default')).toMatchObject({ expires_at: null, revoked_at: null });
     expect((await c.delete(`/__admin/scenarios/${active.id}`)).status).toBe(200);
     expect((await c.get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
@@ -152,7 +165,9 @@ describe('keys-expired (contract §3.5; spec §5)', () => {
     const c = client(makeApp());
     await activate(c, { name: 'keys-expired' });
     expectError(await c.get('/v1/status'), 'authentication_required', { message: MESSAGES.authMissing });
-    expectError(await c.get('/v1/status').set(bearer('cc_test_unknown_token')), 'authentication_required', { message: MESSAGES.authUnknown });
+    expectError(await c.get('/v1/status').set(bearer('cc_test_unknown_token')), 'authentication_required', {
+      message: MESSAGES.authUnknown,
+    });
     expect((await journal(c)).map((e) => e.scenario_ids)).toEqual([[], []]);
   });
 });
@@ -161,7 +176,9 @@ describe('server-error (contract §3.5; spec §7.2, §7.3.5)', () => {
   it('§7.2: answers 500 internal_error in the envelope and the operation does not run', async () => {
     const c = client(makeApp());
     await activate(c, { name: 'server-error' });
-    expectError(await c.post('/v1/auth/keys').set(bearer(KEYS.free)).send({ name: 'never' }), 'internal_error', { message: MESSAGES.internal });
+    expectError(await c.post('/v1/auth/keys').set(bearer(KEYS.free)).send({ name: 'never' }), 'internal_error', {
+      message: MESSAGES.internal,
+    });
     await c.delete('/__admin/scenarios');
     const keys = await c.get('/v1/auth/keys').set(bearer(KEYS.free));
     expect(keys.body.data.map((k: { name: string }) => k.name)).not.toContain('never');
@@ -294,8 +311,13 @@ describe('deprecated-operations (contract §3.5; spec §9)', () => {
   it('§9.2: /openapi.json flags the operation deprecated while the scenario is active, and not once it ends', async () => {
     const c = client(makeApp());
     const flagged = async () => {
-      const doc = (await c.get('/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string; deprecated?: boolean }>> };
-      return Object.values(doc.paths).flatMap((item) => Object.values(item)).filter((op) => op.deprecated).map((op) => op.operationId);
+      const doc = (await c.get('/openapi.json')).body as {
+        paths: Record<string, Record<string, { operationId: string; deprecated?: boolean }>>;
+      };
+      return Object.values(doc.paths)
+        .flatMap((item) => Object.values(item))
+        .filter((op) => op.deprecated)
+        .map((op) => op.operationId);
     };
     expect(await flagged()).toEqual([]);
     await activate(c, { name: 'deprecated-operations', operation_id: 'listExperiences', account_id: ACCOUNTS.free });
@@ -313,10 +335,24 @@ describe('deprecated-operations (contract §3.5; spec §9)', () => {
     const c = client(makeApp());
     // Six calendar months after the default deprecated_at, but only 181 days (issue 14.1).
     const early = await c.post('/__admin/scenarios').send({ name: 'deprecated-operations', params: { sunset: '2026-07-01T00:00:00Z' } });
-    expectError(early, 'validation_failed', { api: false, param: 'params.sunset', errors: { 'params.sunset': [expect.stringMatching(/^must be at least 6 calendar months and 183 days after deprecated_at/)] } });
-    const late = await c.post('/__admin/scenarios').send({ name: 'deprecated-operations', params: { deprecated_at: '2026-08-01T00:00:00Z' } });
-    expectError(late, 'validation_failed', { api: false, param: 'params.deprecated_at', errors: { 'params.deprecated_at': [expect.stringMatching(/^must be at least 6 calendar months and 183 days/)] } });
+    expectError(early, 'validation_failed', {
+      api: false,
+      param: 'params.sunset',
+      errors: { 'params.sunset': [expect.stringMatching(/^must be at least 6 calendar months and 183 days after deprecated_at/)] },
+    });
+    const late = await c
+      .post('/__admin/scenarios')
+      .send({ name: 'deprecated-operations', params: { deprecated_at: '2026-08-01T00:00:00Z' } });
+    expectError(late, 'validation_failed', {
+      api: false,
+      param: 'params.deprecated_at',
+      errors: { 'params.deprecated_at': [expect.stringMatching(/^must be at least 6 calendar months and 183 days/)] },
+    });
     const notADate = await c.post('/__admin/scenarios').send({ name: 'deprecated-operations', params: { sunset: 'next year' } });
-    expectError(notADate, 'validation_failed', { api: false, param: 'params.sunset', errors: { 'params.sunset': ['must be a valid date-time'] } });
+    expectError(notADate, 'validation_failed', {
+      api: false,
+      param: 'params.sunset',
+      errors: { 'params.sunset': ['must be a valid date-time'] },
+    });
   });
 });

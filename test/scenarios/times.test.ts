@@ -22,7 +22,9 @@ describe('times under concurrent requests (contract §3.5)', () => {
   it('contract §3.5: rate-limited with times 7 refuses exactly 7 of 60 simultaneous requests, then ends', async () => {
     const mock = await start({ clock: FROZEN_AT });
     const active = await mock.admin.scenarios.activate({ name: 'rate-limited', times: 7 });
-    const counts = await statuses(Array.from({ length: 60 }, (_, i) => fetch(`${mock.apiUrl}/status`, { headers: bearer(TOKENS[i % 3]!) })));
+    const counts = await statuses(
+      Array.from({ length: 60 }, (_, i) => fetch(`${mock.apiUrl}/status`, { headers: bearer(TOKENS[i % 3]!) })),
+    );
     expect(Object.fromEntries(counts)).toEqual({ 200: 53, 429: 7 });
     expect((await mock.admin.scenarios.list()).active).toEqual([]);
     const { data } = await mock.admin.requests.list({ limit: 100 });
@@ -32,7 +34,9 @@ describe('times under concurrent requests (contract §3.5)', () => {
   it('contract §3.5: a delayed request is counted when its wait begins: slow-responses with times 4 delays exactly 4 of 20', async () => {
     const mock = await start({ clock: FROZEN_AT });
     const active = await mock.admin.scenarios.activate({ name: 'slow-responses', times: 4, params: { delay_ms: 50 } });
-    const counts = await statuses(Array.from({ length: 20 }, (_, i) => fetch(`${mock.apiUrl}/auth/keys`, { headers: bearer(TOKENS[i % 3]!) })));
+    const counts = await statuses(
+      Array.from({ length: 20 }, (_, i) => fetch(`${mock.apiUrl}/auth/keys`, { headers: bearer(TOKENS[i % 3]!) })),
+    );
     expect(Object.fromEntries(counts)).toEqual({ 200: 20 });
     const { data } = await mock.admin.requests.list();
     expect(data.filter((e) => e.scenario_ids.includes(active.id))).toHaveLength(4);
@@ -53,13 +57,19 @@ describe('times under concurrent requests (contract §3.5)', () => {
     expect(Object.fromEntries(counts)).toEqual({ 201: 12 });
     await mock.admin.clock.advance(3600);
     const { state } = await mock.admin.accounts.get(account.id);
-    const byStatus = state.jobs!.reduce<Record<string, number>>((acc, job) => ({ ...acc, [String(job.status)]: (acc[String(job.status)] ?? 0) + 1 }), {});
+    const byStatus = state.jobs!.reduce<Record<string, number>>(
+      (acc, job) => ({ ...acc, [String(job.status)]: (acc[String(job.status)] ?? 0) + 1 }),
+      {},
+    );
     expect(byStatus).toEqual({ completed: 9, failed: 3 });
   });
 
   it('contract §3.5: a boot activation with times 2 (deprecated-operations) marks exactly the next 2 requests, then ends', async () => {
     const mock = await start({ clock: FROZEN_AT, scenarios: ['deprecated-operations;times=2'] });
-    const counts = await statuses([fetch(`${mock.apiUrl}/status`, { headers: bearer(KEYS.free) }), fetch(`${mock.apiUrl}/status`, { headers: bearer(KEYS.paid) })]);
+    const counts = await statuses([
+      fetch(`${mock.apiUrl}/status`, { headers: bearer(KEYS.free) }),
+      fetch(`${mock.apiUrl}/status`, { headers: bearer(KEYS.paid) }),
+    ]);
     expect(Object.fromEntries(counts)).toEqual({ 200: 2 });
     expect((await mock.admin.scenarios.list()).active).toEqual([]);
     const third = await fetch(`${mock.apiUrl}/status`, { headers: bearer(KEYS.free) });

@@ -37,7 +37,10 @@ describe('issue 13.6: closing answers every request already received', () => {
     const closed = mock.close();
     for (const connection of connections) {
       const responses = await connection.waitFor(2);
-      expect(responses.map((r) => r.status), connection.ended).toEqual([200, 200]);
+      expect(
+        responses.map((r) => r.status),
+        connection.ended,
+      ).toEqual([200, 200]);
       expect(responses[1]!.headers.connection).toBe('close');
       expect(await connection.closed()).toBe('end');
     }

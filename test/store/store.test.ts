@@ -68,9 +68,17 @@ describe('fixtures are data, validated at load', () => {
     [(f: any) => delete f.template, '/', "missing field 'template'"],
     [(f: any) => (f.accounts[0].colour = 'red'), '/accounts/0', "unknown field 'colour'"],
     [(f: any) => (f.accounts[0].id = '123'), '/accounts/0/id', 'must match pattern'],
-    [(f: any) => (f.accounts[0].api_keys[0].expires_at = 'tomorrow'), '/accounts/0/api_keys/0/expires_at', 'must be an ISO 8601 date-time with a time zone'],
+    [
+      (f: any) => (f.accounts[0].api_keys[0].expires_at = 'tomorrow'),
+      '/accounts/0/api_keys/0/expires_at',
+      'must be an ISO 8601 date-time with a time zone',
+    ],
     [(f: any) => f.accounts.push({ ...f.accounts[0], api_keys: [] }), '/accounts/1/id', "duplicate account id 'acct_a'"],
-    [(f: any) => f.accounts[0].api_keys.push({ id: 'key_b', token: 'cc_test_aaaaaaaa' }), '/accounts/0/api_keys/1/token', 'duplicate token'],
+    [
+      (f: any) => f.accounts[0].api_keys.push({ id: 'key_b', token: 'cc_test_aaaaaaaa' }),
+      '/accounts/0/api_keys/1/token',
+      'duplicate token',
+    ],
   ])('refuses a bad fixture naming the file and the path (%#)', (mutate, pointer, detail) => {
     const fixture = valid();
     mutate(fixture);

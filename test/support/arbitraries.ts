@@ -13,9 +13,29 @@ import { compileSchema } from '../../src/operations/validation.js';
 
 const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
 const HANDLED = new Set([
-  'type', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties',
-  'items', 'minItems', 'maxItems', 'uniqueItems', 'anyOf', 'oneOf',
+  'type',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'properties',
+  'required',
+  'additionalProperties',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'anyOf',
+  'oneOf',
 ]);
 
 export type SchemaPath = readonly string[];
@@ -32,7 +52,9 @@ export class UnsupportedSchemaError extends Error {}
 function checkKeywords(schema: JsonSchema, path: SchemaPath): void {
   for (const keyword of Object.keys(schema)) {
     if (!HANDLED.has(keyword) && !ANNOTATIONS.has(keyword) && !keyword.startsWith('x-')) {
-      throw new UnsupportedSchemaError(`Unsupported JSON Schema keyword "${keyword}" at /${path.join('/')}: extend test/support/arbitraries.ts`);
+      throw new UnsupportedSchemaError(
+        `Unsupported JSON Schema keyword "${keyword}" at /${path.join('/')}: extend test/support/arbitraries.ts`,
+      );
     }
   }
 }
@@ -43,7 +65,12 @@ export const EMAIL = fc
   .tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/), fc.constantFrom('com', 'org', 'io', 'dev'))
   .map(([local, domain, tld]) => `${local}@${domain}.${tld}`);
 export const URI = fc
-  .tuple(fc.constantFrom('http', 'https'), fc.stringMatching(/^[a-z][a-z0-9-]{0,12}[a-z0-9]$/), fc.constantFrom('com', 'org', 'dev'), fc.stringMatching(/^(\/[a-z0-9_-]{1,8}){0,3}$/))
+  .tuple(
+    fc.constantFrom('http', 'https'),
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,12}[a-z0-9]$/),
+    fc.constantFrom('com', 'org', 'dev'),
+    fc.stringMatching(/^(\/[a-z0-9_-]{1,8}){0,3}$/),
+  )
   .map(([scheme, host, tld, path]) => `${scheme}://${host}.${tld}${path}`);
 const DATE_TIME = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true })
@@ -92,7 +119,12 @@ function numberArbitrary(schema: JsonSchema, integer: boolean): fc.Arbitrary<num
   }
   const min = num(schema.minimum) ?? exclusiveMin;
   const max = num(schema.maximum) ?? exclusiveMax;
-  const values = fc.double({ noNaN: true, noDefaultInfinity: true, ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) });
+  const values = fc.double({
+    noNaN: true,
+    noDefaultInfinity: true,
+    ...(min === undefined ? {} : { min }),
+    ...(max === undefined ? {} : { max }),
+  });
   return values.filter((v) => (exclusiveMin === undefined || v > exclusiveMin) && (exclusiveMax === undefined || v < exclusiveMax));
 }
 
@@ -105,14 +137,21 @@ function objectArbitrary(schema: JsonSchema, path: SchemaPath, options: Arbitrar
   const known = fc.record(model, { requiredKeys: required }).map((value) => ({ ...value }));
   const minProperties = num(schema.minProperties) ?? 0;
   const maxProperties = num(schema.maxProperties) ?? Infinity;
-  const counted = (value: Record<string, unknown>) => Object.keys(value).length >= minProperties && Object.keys(value).length <= maxProperties;
+  const counted = (value: Record<string, unknown>) =>
+    Object.keys(value).length >= minProperties && Object.keys(value).length <= maxProperties;
   const extra = schema.additionalProperties;
   if (extra === undefined || extra === false || extra === true) return known.filter(counted);
   // A map such as `metadata`: extra keys with values of the given schema, never shadowing a property.
   const values = arbitraryFor(extra as JsonSchema, options, [...path, '*']);
   const keys = fc.string({ minLength: 1, maxLength: 12 }).filter((key) => !(key in properties) && key !== '__proto__');
-  const extras = fc.dictionary(keys, values, { minKeys: Math.min(minProperties, 4), maxKeys: Math.max(Math.min(4, maxProperties), Math.min(minProperties, 4)) });
-  return fc.tuple(known, extras).map(([k, more]) => ({ ...more, ...k })).filter(counted);
+  const extras = fc.dictionary(keys, values, {
+    minKeys: Math.min(minProperties, 4),
+    maxKeys: Math.max(Math.min(4, maxProperties), Math.min(minProperties, 4)),
+  });
+  return fc
+    .tuple(known, extras)
+    .map(([k, more]) => ({ ...more, ...k }))
+    .filter(counted);
 }
 
 function arrayArbitrary(schema: JsonSchema, path: SchemaPath, options: ArbitraryOptions): fc.Arbitrary<unknown[]> {
@@ -155,7 +194,9 @@ export function arbitraryFor(schema: JsonSchema, options: ArbitraryOptions = {},
   const validate = compileSchema(schema);
   const valid = examples.filter((example) => validate(structuredClone(example)));
   const generated = generatedFor(schema, options, path);
-  return valid.length === 0 ? generated : fc.oneof({ arbitrary: fc.constantFrom(...valid), weight: 1 }, { arbitrary: generated, weight: 2 });
+  return valid.length === 0
+    ? generated
+    : fc.oneof({ arbitrary: fc.constantFrom(...valid), weight: 1 }, { arbitrary: generated, weight: 2 });
 }
 
 function generatedFor(schema: JsonSchema, options: ArbitraryOptions, path: SchemaPath): fc.Arbitrary<unknown> {
@@ -173,7 +214,15 @@ function generatedFor(schema: JsonSchema, options: ArbitraryOptions, path: Schem
     return any.filter((value) => validators.filter((validate) => validate(value)).length === 1);
   }
   const type = schema.type;
-  const types = Array.isArray(type) ? (type as string[]) : typeof type === 'string' ? [type] : schema.properties ? ['object'] : schema.items ? ['array'] : [];
+  const types = Array.isArray(type)
+    ? (type as string[])
+    : typeof type === 'string'
+      ? [type]
+      : schema.properties
+        ? ['object']
+        : schema.items
+          ? ['array']
+          : [];
   if (types.length === 0) return fc.jsonValue();
   return fc.oneof(...types.map((t) => typedArbitrary(t, schema, path, options)));
 }

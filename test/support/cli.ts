@@ -56,7 +56,9 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
 /** Starts any command that prints the CLI's `listening on <url>` line (the built CLI, npx, …). */
 export function startProcess(command: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<RunningCli> {
   return new Promise((resolve, reject) => {
-    const child = track(spawn(command, args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, ...(cwd ? { cwd } : {}) }));
+    const child = track(
+      spawn(command, args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, ...(cwd ? { cwd } : {}) }),
+    );
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

@@ -139,7 +139,8 @@ function catalogProblems(status: number, body: unknown): string[] {
   if (!entry) return [`error code ${JSON.stringify(error.code)} is not in the error catalog`];
   const problems: string[] = [];
   if (entry.status !== status) problems.push(`error code ${String(error.code)} belongs to ${entry.status}, answered with ${status}`);
-  if (entry.type !== error.type) problems.push(`error code ${String(error.code)} has type ${entry.type}, answered with ${String(error.type)}`);
+  if (entry.type !== error.type)
+    problems.push(`error code ${String(error.code)} has type ${entry.type}, answered with ${String(error.type)}`);
   return problems;
 }
 
@@ -169,7 +170,8 @@ export function contractProblems(app: MockApp, response: FinishedResponse): stri
   if (!matched || !matched.methodMatched) {
     // No operation: an unknown path (404), a known path with another method (405), or a 429 counted first.
     const allowed = matched ? [405, 429, 500] : [404, 429, 500];
-    if (!allowed.includes(response.status)) problems.push(`status ${response.status} for a request no operation answers (expected one of ${allowed.join(', ')})`);
+    if (!allowed.includes(response.status))
+      problems.push(`status ${response.status} for a request no operation answers (expected one of ${allowed.join(', ')})`);
     // The document describes operations only; a request none answers gets the envelope of spec §7.1.
     const validate = compiledFor(errorEnvelopeSchema);
     if (!validate(body)) problems.push(`body is not the Error envelope: ${describeErrors(validate)}`);
@@ -184,12 +186,16 @@ export function contractProblems(app: MockApp, response: FinishedResponse): stri
   const responses = (operation?.responses ?? {}) as Record<string, ResponseObject>;
   const described = responses[String(response.status)];
   if (!described) {
-    return [...problems, `status ${response.status} is not documented for ${String(operation?.operationId)} (documented: ${Object.keys(responses).join(', ')})`];
+    return [
+      ...problems,
+      `status ${response.status} is not documented for ${String(operation?.operationId)} (documented: ${Object.keys(responses).join(', ')})`,
+    ];
   }
   const schemaPointer = `${operationPointer}/responses/${response.status}/content/application~1json/schema`;
   if (described.content?.['application/json']) {
     const validate = validators.validator(schemaPointer);
-    if (!validate(body)) problems.push(`body does not match the ${response.status} schema of ${String(operation?.operationId)}: ${describeErrors(validate)}`);
+    if (!validate(body))
+      problems.push(`body does not match the ${response.status} schema of ${String(operation?.operationId)}: ${describeErrors(validate)}`);
   }
   if (response.status >= 400) problems.push(...catalogProblems(response.status, body));
   problems.push(...headerProblems(validators, described.headers ?? {}, response));
@@ -206,7 +212,6 @@ function commonHeaders(validators: DocumentValidators): Record<string, HeaderObj
   delete headers['Retry-After'];
   return headers;
 }
-
 
 function headerProblems(validators: DocumentValidators, headers: Record<string, HeaderObject>, response: FinishedResponse): string[] {
   const problems: string[] = [];
@@ -241,7 +246,9 @@ export function checkContracts<T extends MockApp>(app: T): T {
       problems = [`contract check failed: ${(error as Error).stack ?? String(error)}`];
     }
     if (problems.length > 0) {
-      violations.push(`${response.method} ${response.url} -> ${response.status}\n    ${problems.join('\n    ')}\n    body: ${JSON.stringify(response.body)?.slice(0, 500)}`);
+      violations.push(
+        `${response.method} ${response.url} -> ${response.status}\n    ${problems.join('\n    ')}\n    body: ${JSON.stringify(response.body)?.slice(0, 500)}`,
+      );
     }
   });
   return app;

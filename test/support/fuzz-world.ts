@@ -49,19 +49,30 @@ export class FuzzWorld {
     const admin = client(app);
     const made = await admin.post('/__admin/accounts').send({ plan: 'paid' });
     const other = await admin.post('/__admin/accounts').send({ plan: 'free' });
-    const readOnly = await admin.post('/__admin/api_keys').send({ account_id: made.body.account.id, name: 'fuzz read-only', access: 'read_only' });
+    const readOnly = await admin
+      .post('/__admin/api_keys')
+      .send({ account_id: made.body.account.id, name: 'fuzz read-only', access: 'read_only' });
     expect([made.status, other.status, readOnly.status]).toEqual([201, 201, 201]);
     const caller = { accountId: made.body.account.id, token: made.body.api_key.token, readOnlyToken: readOnly.body.token };
     await prime(app, caller.accountId, caller.token);
     await prime(app, other.body.account.id, other.body.api_key.token);
     // Each key's first use sets its `last_used_at`; with the frozen clock it never changes again.
     const sent = new Map<Credential, number>();
-    for (const [credential, token] of [['own', caller.token], ['readOnly', caller.readOnlyToken]] as const) {
+    for (const [credential, token] of [
+      ['own', caller.token],
+      ['readOnly', caller.readOnlyToken],
+    ] as const) {
       const res = await admin.get('/v1/status').set(bearer(token));
       expect(res.status).toBe(200);
       sent.set(credential, Number(res.headers['x-ratelimit-limit']) - Number(res.headers['x-ratelimit-remaining']));
     }
-    const world = new FuzzWorld(app, caller, other.body.account.id, await snapshot(app, caller.accountId), await snapshot(app, other.body.account.id));
+    const world = new FuzzWorld(
+      app,
+      caller,
+      other.body.account.id,
+      await snapshot(app, caller.accountId),
+      await snapshot(app, other.body.account.id),
+    );
     for (const [credential, count] of sent) world.sent.set(credential, count);
     return world;
   }
@@ -111,16 +122,23 @@ export class FuzzWorld {
   private countRequest(credential: Credential, headers: Record<string, string>, what: string): void {
     const count = (this.sent.get(credential) ?? 0) + 1;
     this.sent.set(credential, count);
-    expect(Number(headers['x-ratelimit-remaining']), `rate-limit counter of ${credential} after ${what}`).toBe(Number(headers['x-ratelimit-limit']) - count);
+    expect(Number(headers['x-ratelimit-remaining']), `rate-limit counter of ${credential} after ${what}`).toBe(
+      Number(headers['x-ratelimit-limit']) - count,
+    );
   }
 
   private expectCreditsConsistent(snapshot: Snapshot, what: string): void {
     const credits = snapshot.value.state.credits as Credits;
     expect(credits.balance, what).toBeGreaterThanOrEqual(0);
     expect(credits.used, what).toBeGreaterThanOrEqual(0);
-    expect(credits.balance + credits.used, `credits balance + used after ${what}`).toBe(this.creditTotals.get(String(snapshot.value.account.id)));
+    expect(credits.balance + credits.used, `credits balance + used after ${what}`).toBe(
+      this.creditTotals.get(String(snapshot.value.account.id)),
+    );
     const jobs = (snapshot.value.state.jobs ?? []) as Array<{ credits_used?: number | null }>;
-    expect(jobs.reduce((sum, job) => sum + (job.credits_used ?? 0), 0), `jobs' credits_used vs account after ${what}`).toBe(credits.used);
+    expect(
+      jobs.reduce((sum, job) => sum + (job.credits_used ?? 0), 0),
+      `jobs' credits_used vs account after ${what}`,
+    ).toBe(credits.used);
   }
 
   /**
@@ -163,8 +181,11 @@ export class FuzzWorld {
 
 function sendAs(app: MockApp, request: GeneratedRequest, authorization: Record<string, string>) {
   const method = request.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-  const pending = client(app)[method](request.url).set({ ...authorization, ...request.headers });
-  if (request.body && 'json' in request.body) return pending.set('Content-Type', 'application/json').send(JSON.stringify(request.body.json));
+  const pending = client(app)
+    [method](request.url)
+    .set({ ...authorization, ...request.headers });
+  if (request.body && 'json' in request.body)
+    return pending.set('Content-Type', 'application/json').send(JSON.stringify(request.body.json));
   if (request.body) return pending.set('Content-Type', request.body.contentType).send(request.body.raw);
   return pending;
 }

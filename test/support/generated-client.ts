@@ -162,7 +162,9 @@ export async function callEveryOperation(): Promise<string[]> {
 `;
 
 /** The operations the program calls, by method and path: the test checks it covers the document. */
-export const CALLED_OPERATIONS = [...PROGRAM.matchAll(/api\.(GET|POST|PATCH|DELETE)\('([^']+)'/g)].map(([, method, path]) => `${method} ${path}`);
+export const CALLED_OPERATIONS = [...PROGRAM.matchAll(/api\.(GET|POST|PATCH|DELETE)\('([^']+)'/g)].map(
+  ([, method, path]) => `${method} ${path}`,
+);
 
 export interface GeneratedClientCheck {
   schema: string;
@@ -191,7 +193,10 @@ export async function typeCheckGeneratedClient(document: unknown, dir: string): 
     skipDefaultLibCheck: true,
   });
   const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
+    const where =
+      d.file && d.start !== undefined
+        ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: `
+        : '';
     return `${where}TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
   return { schema, diagnostics };

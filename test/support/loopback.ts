@@ -67,7 +67,14 @@ function openRequest(mock: MockServer, request: GeneratedRequest, options: SendO
   const { headers, body } = prepare(request, options);
   const bytes = Buffer.from(body ?? '');
   const { hostname, port } = new URL(mock.url);
-  const outgoing = httpRequest({ hostname, port, method: request.method, path: request.url, agent: false, headers: { ...headers, 'content-length': String(bytes.length) } });
+  const outgoing = httpRequest({
+    hostname,
+    port,
+    method: request.method,
+    path: request.url,
+    agent: false,
+    headers: { ...headers, 'content-length': String(bytes.length) },
+  });
   const response = new Promise<LoopbackResponse>((resolve, reject) => {
     outgoing.on('error', reject);
     outgoing.on('response', (incoming) => {
@@ -91,7 +98,8 @@ export function send(mock: MockServer, request: GeneratedRequest, options: SendO
 
 function toHeaders(raw: IncomingHttpHeaders): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  for (const [name, value] of Object.entries(raw))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   return headers;
 }
 
@@ -101,7 +109,11 @@ function toHeaders(raw: IncomingHttpHeaders): Headers {
  * finish in one piece would otherwise be served one after another (the sandbox's work is
  * synchronous), and a race could never be lost.
  */
-export async function sendTogether(mock: MockServer, requests: readonly GeneratedRequest[], options: SendOptions): Promise<LoopbackResponse[]> {
+export async function sendTogether(
+  mock: MockServer,
+  requests: readonly GeneratedRequest[],
+  options: SendOptions,
+): Promise<LoopbackResponse[]> {
   let begun = 0;
   let allBegun!: () => void;
   const everyoneIn = new Promise<void>((resolve) => (allBegun = resolve));

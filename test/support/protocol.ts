@@ -61,7 +61,8 @@ export function readRateLimit(res: HasHeaders): RateLimitReading {
     legacyRemaining: Number(header(res, 'X-RateLimit-Remaining')),
     legacyReset: Number(header(res, 'X-RateLimit-Reset')),
   };
-  for (const n of [reading.quota, reading.window, reading.remaining, reading.resetIn, reading.legacyReset]) expect(Number.isInteger(n)).toBe(true);
+  for (const n of [reading.quota, reading.window, reading.remaining, reading.resetIn, reading.legacyReset])
+    expect(Number.isInteger(n)).toBe(true);
   expect(reading.legacyLimit).toBe(reading.quota);
   expect(reading.legacyRemaining).toBe(reading.remaining);
   return reading;

@@ -62,7 +62,8 @@ export class IdPool {
     const rows = this.collectionNamed(name === 'id' && collectionHint ? collectionHint : name) ?? [];
     const values = rows.flatMap((row) => [row.id, row.slug]).filter((v): v is string => typeof v === 'string');
     // Values other records hold under the same field name (`experience_id` of event sessions) are ids too.
-    if (name !== 'id') for (const other of this.collections.values()) for (const row of other) if (typeof row[name] === 'string') values.push(row[name]);
+    if (name !== 'id')
+      for (const other of this.collections.values()) for (const row of other) if (typeof row[name] === 'string') values.push(row[name]);
     return [...new Set(values)];
   }
 }
@@ -96,7 +97,15 @@ interface Parts {
 const BAD_QUERY_VALUES = ['', '0', '-1', '101', '1.5', '1e3', 'abc', 'null', 'true', '[]', '{}', ' 5', 'x'.repeat(300), '%00'];
 const GARBAGE_JSON = ['{', '{"a":', '{"a" 1}', "{'a': 1}", '[1,', 'undefined', '{"a":1}}', 'NaN', '\u0000', '{"a":01}'];
 const NON_OBJECT_JSON = ['[]', '[{"name":"x"}]', '"text"', '42', 'null', 'true'];
-const BAD_AUTHORIZATION = ['', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer cc_test_no_such_key', 'bearer cc_test_free_default_key x', 'Token abc'];
+const BAD_AUTHORIZATION = [
+  '',
+  'Bearer',
+  'Bearer ',
+  'Basic dXNlcjpwYXNz',
+  'Bearer cc_test_no_such_key',
+  'bearer cc_test_free_default_key x',
+  'Token abc',
+];
 
 export class OperationRequests {
   private readonly validators;
@@ -140,13 +149,20 @@ export class OperationRequests {
         if (shaped && schema.format === undefined && schema.pattern === undefined) {
           const validate = compileSchema(schema);
           const { example: _e, ...plain } = schema;
-          return fc.oneof({ arbitrary: shaped.filter((value) => validate(value)), weight: 2 }, { arbitrary: arbitraryFor(schema), weight: 1 }, { arbitrary: arbitraryFor(plain), weight: 1 });
+          return fc.oneof(
+            { arbitrary: shaped.filter((value) => validate(value)), weight: 2 },
+            { arbitrary: arbitraryFor(schema), weight: 1 },
+            { arbitrary: arbitraryFor(plain), weight: 1 },
+          );
         }
         if (path.length !== 1 || !isIdField(name, schema)) return undefined;
         const known = this.pick(this.own, name, schema);
         if (known.length === 0) return undefined;
         const { pattern: _p, ...plain } = schema;
-        return fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 4 }, { arbitrary: arbitraryFor(schema.pattern ? schema : plain), weight: 1 });
+        return fc.oneof(
+          { arbitrary: fc.constantFrom(...known), weight: 4 },
+          { arbitrary: arbitraryFor(schema.pattern ? schema : plain), weight: 1 },
+        );
       },
     };
   }
@@ -161,7 +177,9 @@ export class OperationRequests {
       return fc.oneof({ arbitrary: fc.integer({ min, max }), weight: 3 }, { arbitrary: arbitraryFor(schema), weight: 1 });
     }
     if (schema.type === 'string' && schema.format === 'date-time') {
-      const near = fc.integer({ min: this.now - 30 * DAY * 1000, max: this.now + 60 * DAY * 1000 }).map((ms) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z'));
+      const near = fc
+        .integer({ min: this.now - 30 * DAY * 1000, max: this.now + 60 * DAY * 1000 })
+        .map((ms) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z'));
       return fc.oneof({ arbitrary: near, weight: 3 }, { arbitrary: arbitraryFor(schema), weight: 1 });
     }
     return undefined;
@@ -175,13 +193,13 @@ export class OperationRequests {
   private coherentParams(params: fc.Arbitrary<Row>): fc.Arbitrary<Row> {
     const names = Object.keys(properties(this.op.params));
     const [first, ...rest] = names;
-    const rows = first ? this.own.collectionNamed(first === 'id' ? this.hints[first] ?? first : first) ?? [] : [];
+    const rows = first ? (this.own.collectionNamed(first === 'id' ? (this.hints[first] ?? first) : first) ?? []) : [];
     if (rest.length === 0 || rows.length === 0) return params;
     const linked = fc.tuple(params, fc.nat(), fc.nat()).map(([base, i, j]) => {
       const row = rows[i % rows.length]!;
       const out: Row = { ...base, [first!]: row.id };
       for (const name of rest) {
-        const stem = singular((name === 'id' ? this.hints[name] ?? name : name).replace(/_id$/, ''));
+        const stem = singular((name === 'id' ? (this.hints[name] ?? name) : name).replace(/_id$/, ''));
         const list = row[`${stem}_ids`];
         if (Array.isArray(list) && list.length > 0) out[name] = list[j % list.length];
       }
@@ -220,7 +238,7 @@ export class OperationRequests {
   private bodyArbitrary(options: ArbitraryOptions): fc.Arbitrary<Row | undefined> {
     const body = arbitraryFor(this.op.body!, options) as fc.Arbitrary<Row>;
     const anchors = Object.keys(properties(this.op.body))
-      .map((field) => ({ field, rows: field.endsWith('_id') ? this.own.collectionNamed(field) ?? [] : [] }))
+      .map((field) => ({ field, rows: field.endsWith('_id') ? (this.own.collectionNamed(field) ?? []) : [] }))
       .filter((a) => a.rows.length > 0);
     const anchored =
       anchors.length === 0
@@ -258,9 +276,14 @@ export class OperationRequests {
   private declaredValid(parts: Parts): boolean {
     const { query, params, body } = this.validators;
     if (params && !params(structuredClone(parts.params))) return false;
-    const q = Object.fromEntries(Object.entries(parts.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const q = Object.fromEntries(
+      Object.entries(parts.query)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
     if (query ? !query(q) : Object.keys(q).length > 0) return false;
-    if (this.op.body && parts.body !== undefined) return body ? body(structuredClone(parts.body)) === true : Object.keys(parts.body).length === 0;
+    if (this.op.body && parts.body !== undefined)
+      return body ? body(structuredClone(parts.body)) === true : Object.keys(parts.body).length === 0;
     return true;
   }
 
@@ -277,10 +300,24 @@ export class OperationRequests {
     const queryProps = properties(this.op.query);
     const bodyProps = properties(this.op.body);
 
-    mutations.push(judged('unknown query parameter', fc.tuple(parts, fc.stringMatching(/^zz_[a-z]{1,8}$/)).map(([p, key]) => ({ ...p, query: { ...p.query, [key]: '1' } }))));
+    mutations.push(
+      judged(
+        'unknown query parameter',
+        fc.tuple(parts, fc.stringMatching(/^zz_[a-z]{1,8}$/)).map(([p, key]) => ({ ...p, query: { ...p.query, [key]: '1' } })),
+      ),
+    );
     if (Object.keys(queryProps).length > 0) {
-      const badValue = fc.tuple(parts, fc.constantFrom(...Object.keys(queryProps)), fc.oneof(fc.constantFrom(...BAD_QUERY_VALUES), fc.string({ maxLength: 12 })));
-      mutations.push(judged('bad query value', badValue.map(([p, key, value]) => ({ ...p, query: { ...p.query, [key]: value } }))));
+      const badValue = fc.tuple(
+        parts,
+        fc.constantFrom(...Object.keys(queryProps)),
+        fc.oneof(fc.constantFrom(...BAD_QUERY_VALUES), fc.string({ maxLength: 12 })),
+      );
+      mutations.push(
+        judged(
+          'bad query value',
+          badValue.map(([p, key, value]) => ({ ...p, query: { ...p.query, [key]: value } })),
+        ),
+      );
     }
     if (this.op.body) {
       const typed = Object.entries(bodyProps).flatMap(([name, schema]) => {
@@ -289,19 +326,61 @@ export class OperationRequests {
       });
       const filled = parts.map((p) => ({ ...p, body: p.body ?? {} }));
       if (typed.length > 0) {
-        mutations.push(judged('wrong type', fc.tuple(filled, fc.oneof(...typed)).map(([p, [name, value]]) => ({ ...p, body: { ...p.body, [name]: value } }))));
+        mutations.push(
+          judged(
+            'wrong type',
+            fc.tuple(filled, fc.oneof(...typed)).map(([p, [name, value]]) => ({ ...p, body: { ...p.body, [name]: value } })),
+          ),
+        );
       }
-      mutations.push(judged('unknown body field', fc.tuple(filled, fc.stringMatching(/^zz_[a-z]{1,8}$/), fc.jsonValue({ maxDepth: 1 })).map(([p, key, value]) => ({ ...p, body: { ...p.body, [key]: value } }))));
-      const wrapKeys = fc.constantFrom(this.op.tag.toLowerCase().replace(/\W+/g, '_'), 'data', 'body', this.op.path.split('/').filter((s) => s && !s.startsWith('{')).pop() ?? 'object');
-      mutations.push(judged('wrapped body', fc.tuple(filled, wrapKeys).map(([p, key]) => ({ ...p, body: { [key]: p.body } }))));
-      const strings = Object.entries(bodyProps).filter(([, s]) => s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string'))).map(([n]) => n);
+      mutations.push(
+        judged(
+          'unknown body field',
+          fc
+            .tuple(filled, fc.stringMatching(/^zz_[a-z]{1,8}$/), fc.jsonValue({ maxDepth: 1 }))
+            .map(([p, key, value]) => ({ ...p, body: { ...p.body, [key]: value } })),
+        ),
+      );
+      const wrapKeys = fc.constantFrom(
+        this.op.tag.toLowerCase().replace(/\W+/g, '_'),
+        'data',
+        'body',
+        this.op.path
+          .split('/')
+          .filter((s) => s && !s.startsWith('{'))
+          .pop() ?? 'object',
+      );
+      mutations.push(
+        judged(
+          'wrapped body',
+          fc.tuple(filled, wrapKeys).map(([p, key]) => ({ ...p, body: { [key]: p.body } })),
+        ),
+      );
+      const strings = Object.entries(bodyProps)
+        .filter(([, s]) => s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')))
+        .map(([n]) => n);
       if (strings.length > 0) {
         const huge = fc.tuple(filled, fc.constantFrom(...strings), fc.constantFrom(1_000, 100_000, 600_000));
-        mutations.push(judged('huge string', huge.map(([p, name, size]) => ({ ...p, body: { ...p.body, [name]: 'x'.repeat(size) } }))));
+        mutations.push(
+          judged(
+            'huge string',
+            huge.map(([p, name, size]) => ({ ...p, body: { ...p.body, [name]: 'x'.repeat(size) } })),
+          ),
+        );
       }
       const raw = (label: string, texts: fc.Arbitrary<string>, contentType = 'application/json') =>
-        fc.tuple(parts, texts).map(([p, text]) => ({ ...this.build(label, p), body: { raw: text, contentType }, expect: 'reject' as const }));
-      mutations.push(raw('garbage JSON', fc.oneof(fc.constantFrom(...GARBAGE_JSON), fc.string({ minLength: 1 }).filter((s) => !parsesAsJson(s)))));
+        fc
+          .tuple(parts, texts)
+          .map(([p, text]) => ({ ...this.build(label, p), body: { raw: text, contentType }, expect: 'reject' as const }));
+      mutations.push(
+        raw(
+          'garbage JSON',
+          fc.oneof(
+            fc.constantFrom(...GARBAGE_JSON),
+            fc.string({ minLength: 1 }).filter((s) => !parsesAsJson(s)),
+          ),
+        ),
+      );
       mutations.push(raw('non-object JSON', fc.constantFrom(...NON_OBJECT_JSON)));
       mutations.push(raw('oversized body', fc.constant(JSON.stringify({ padding: 'x'.repeat(1_100_000) }))));
       mutations.push(raw('not JSON content type', fc.constant('{"name":"x"}'), 'text/plain'));
@@ -309,12 +388,20 @@ export class OperationRequests {
     const swaps = this.idSwaps();
     if (swaps) mutations.push(swaps);
     mutations.push(
-      fc.tuple(parts, fc.constantFrom(...BAD_AUTHORIZATION)).map(([p, header]) => this.build('bad credentials', p, { credential: 'anonymous', headers: header ? { Authorization: header } : {}, expect: 'reject' })),
+      fc
+        .tuple(parts, fc.constantFrom(...BAD_AUTHORIZATION))
+        .map(([p, header]) =>
+          this.build('bad credentials', p, { credential: 'anonymous', headers: header ? { Authorization: header } : {}, expect: 'reject' }),
+        ),
     );
     if (isWrite(this.op)) {
       mutations.push(parts.map((p) => this.build('read-only key on a write', p, { credential: 'readOnly', expect: 'reject' })));
       // Spec §8: at most 255 characters.
-      mutations.push(fc.tuple(parts, fc.integer({ min: 256, max: 2000 })).map(([p, n]) => this.build('long Idempotency-Key', p, { headers: { 'Idempotency-Key': 'k'.repeat(n) }, expect: 'reject' })));
+      mutations.push(
+        fc
+          .tuple(parts, fc.integer({ min: 256, max: 2000 }))
+          .map(([p, n]) => this.build('long Idempotency-Key', p, { headers: { 'Idempotency-Key': 'k'.repeat(n) }, expect: 'reject' })),
+      );
     }
     return fc.oneof(...mutations);
   }
@@ -342,7 +429,10 @@ export class OperationRequests {
       const useRaw = !useForeign || slot.foreign.length === 0 ? slot.raw.length > 0 : false;
       const values = useRaw ? slot.raw : slot.foreign;
       const value = values[n % values.length]!;
-      const changed: Parts = slot.where === 'params' ? { ...p, params: { ...p.params, [slot.name]: value } } : { ...p, body: { ...(p.body ?? {}), [slot.name]: value } };
+      const changed: Parts =
+        slot.where === 'params'
+          ? { ...p, params: { ...p.params, [slot.name]: value } }
+          : { ...p, body: { ...(p.body ?? {}), [slot.name]: value } };
       return this.build(useRaw ? 'raw id' : "another tenant's id", changed, { expect: 'reject' });
     });
   }

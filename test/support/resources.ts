@@ -22,7 +22,12 @@ export const PINNED = {
   free: {
     newsletterForm: 'frm_free_newsletter',
     surveyForm: 'frm_free_survey',
-    survey: { email: 'fld_free_survey_email', name: 'fld_free_survey_name', role: 'fld_free_survey_role', topics: 'fld_free_survey_topics' },
+    survey: {
+      email: 'fld_free_survey_email',
+      name: 'fld_free_survey_name',
+      role: 'fld_free_survey_role',
+      topics: 'fld_free_survey_topics',
+    },
     inbox: 'inbox_free_support',
     course: 'exp_free_course',
     workshop: 'exp_free_workshop',

@@ -30,7 +30,11 @@ export interface WidgetControls {
   widgets: Map<string, Widget>;
 }
 
-const widgetSchema = { type: 'object', required: ['id', 'object', 'name'], properties: { id: { type: 'string' }, object: { const: 'widget' }, name: { type: 'string' } } };
+const widgetSchema = {
+  type: 'object',
+  required: ['id', 'object', 'name'],
+  properties: { id: { type: 'string' }, object: { const: 'widget' }, name: { type: 'string' } },
+};
 
 export function widgetOperations(controls: WidgetControls): OperationDef[] {
   let next = 0;

@@ -24,9 +24,16 @@ export const conversionEventSchema: JsonSchema = openObjectSchema({
     'Any members are accepted and recorded as sent (e.g. `event_id`, `action_source`, `event_source_url`, `user_data`, `custom_data`, ' +
     '`value`, `currency`); only a name and a time are required.',
   properties: {
-    event_name: { type: 'string', minLength: 1, description: 'A standard name (Purchase, Lead, CompleteRegistration, Subscribe…) or a custom one.' },
+    event_name: {
+      type: 'string',
+      minLength: 1,
+      description: 'A standard name (Purchase, Lead, CompleteRegistration, Subscribe…) or a custom one.',
+    },
     event_time: {
-      anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', format: 'date-time' }],
+      anyOf: [
+        { type: 'number', minimum: 0 },
+        { type: 'string', format: 'date-time' },
+      ],
       description: 'Unix seconds, or an ISO 8601 date-time with a time zone.',
     },
     // Named so generated clients type what the README's examples send (issue 14.4); open, and typed only

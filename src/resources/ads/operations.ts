@@ -50,7 +50,11 @@ export const sendConversions = defineOperation<SendConversionsBody>({
     },
   },
   bodyRequired: true,
-  success: { status: 200, description: 'The conversion result: an empty object.', schema: { title: 'ConversionResult', type: 'object', additionalProperties: false, properties: {} } },
+  success: {
+    status: 200,
+    description: 'The conversion result: an empty object.',
+    schema: { title: 'ConversionResult', type: 'object', additionalProperties: false, properties: {} },
+  },
   errors: [400, 401, 403, 404, 422, 429, 500],
   handler({ body, store, sandbox }) {
     const destinations = store.collection('ad_destinations');

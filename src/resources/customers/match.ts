@@ -3,11 +3,22 @@ import type { HandlerServices } from '../../operations/types.js';
 import type { CustomerRecord } from '../../store/records.js';
 import type { AccountStore } from '../../store/store.js';
 
-export function findOrCreateCustomer(store: AccountStore, sandbox: HandlerServices, email: string, name: string): { customer: CustomerRecord; created: boolean } {
+export function findOrCreateCustomer(
+  store: AccountStore,
+  sandbox: HandlerServices,
+  email: string,
+  name: string,
+): { customer: CustomerRecord; created: boolean } {
   const normalized = email.trim().toLowerCase();
   const customers = store.collection('customers');
   const existing = customers.find((c) => c.email === normalized);
   if (existing) return { customer: existing, created: false };
-  const customer = customers.insert({ id: sandbox.ids.next('cus'), object: 'customer', name, email: normalized, created_at: sandbox.timestamp() });
+  const customer = customers.insert({
+    id: sandbox.ids.next('cus'),
+    object: 'customer',
+    name,
+    email: normalized,
+    created_at: sandbox.timestamp(),
+  });
   return { customer, created: true };
 }

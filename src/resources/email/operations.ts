@@ -6,7 +6,11 @@ import { required } from '../lookup.js';
 import { mergeMetadata } from './metadata.js';
 import { inboxSchema, inboxView, messageSchema, messageView } from './schemas.js';
 
-export const updateInbox = defineOperation<{ display_name?: string; metadata?: Record<string, unknown> }, Record<string, never>, { id: string }>({
+export const updateInbox = defineOperation<
+  { display_name?: string; metadata?: Record<string, unknown> },
+  Record<string, never>,
+  { id: string }
+>({
   operationId: 'updateInbox',
   method: 'PATCH',
   path: '/email/inboxes/{id}',
@@ -35,7 +39,11 @@ export const updateInbox = defineOperation<{ display_name?: string; metadata?: R
   },
 });
 
-export const listInboxMessages = defineOperation<undefined, ListQuery & { label?: string; direction?: 'inbound' | 'outbound' }, { inbox_id: string }>({
+export const listInboxMessages = defineOperation<
+  undefined,
+  ListQuery & { label?: string; direction?: 'inbound' | 'outbound' },
+  { inbox_id: string }
+>({
   operationId: 'listInboxMessages',
   method: 'GET',
   path: '/email/inboxes/{inbox_id}/messages',
@@ -59,7 +67,10 @@ export const listInboxMessages = defineOperation<undefined, ListQuery & { label?
         url: path,
         scope: (message) => message.inbox_id === inbox.id,
         ...(filters
-          ? { filter: (message) => (label === undefined || message.labels.includes(label)) && (direction === undefined || message.direction === direction) }
+          ? {
+              filter: (message) =>
+                (label === undefined || message.labels.includes(label)) && (direction === undefined || message.direction === direction),
+            }
           : {}),
         view: messageView,
       }),

@@ -13,7 +13,11 @@ const TEAMS: Record<string, string> = { support: 'support', billing: 'finance', 
 
 export function seedInboxes(context: SeedContext): void {
   const { store, faker, ids, now, count, pinned } = context;
-  const word = faker.word.noun().toLowerCase().replace(/[^a-z]/g, '') || 'creator';
+  const word =
+    faker.word
+      .noun()
+      .toLowerCase()
+      .replace(/[^a-z]/g, '') || 'creator';
   const kind = faker.helpers.arrayElement(['studio', 'academy', 'lab', 'club']);
   const brand = `${capitalize(word)} ${capitalize(kind)}`;
   const domain = `${word}${kind}.com`;

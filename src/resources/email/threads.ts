@@ -13,13 +13,22 @@ import type { InboxRecord, MessageRecord } from '../../store/records.js';
 const CONVERSATIONS = [
   {
     subject: (product: string) => `Question about ${product}`,
-    asks: (product: string) => [`I'm thinking about buying ${product}. Is it suitable for complete beginners?`, 'Does it include lifetime updates?'],
-    replies: ['Great question! Yes, it starts from the basics and every update is included at no extra cost.', 'Happy to help if anything is unclear.'],
+    asks: (product: string) => [
+      `I'm thinking about buying ${product}. Is it suitable for complete beginners?`,
+      'Does it include lifetime updates?',
+    ],
+    replies: [
+      'Great question! Yes, it starts from the basics and every update is included at no extra cost.',
+      'Happy to help if anything is unclear.',
+    ],
   },
   {
     subject: () => "Can't find my download link",
     asks: () => ["I paid this morning but I can't find the email with my download link.", 'Could you send it again?'],
-    replies: ["Sorry about that! I've just re-sent the link; it can take a few minutes to arrive.", 'Please check your promotions folder too.'],
+    replies: [
+      "Sorry about that! I've just re-sent the link; it can take a few minutes to arrive.",
+      'Please check your promotions folder too.',
+    ],
   },
   {
     subject: () => 'Refund request',
@@ -29,7 +38,7 @@ const CONVERSATIONS = [
   {
     subject: () => 'Invoice for my order',
     asks: () => ['Could you send me an invoice with my company name for my last order?', 'I need it for my accountant.'],
-    replies: ["Of course, the invoice is attached to this email.", 'Let me know if any details need changing.'],
+    replies: ['Of course, the invoice is attached to this email.', 'Let me know if any details need changing.'],
   },
   {
     subject: () => 'Collaboration idea',
@@ -39,7 +48,7 @@ const CONVERSATIONS = [
   {
     subject: (product: string) => `Loved ${product}!`,
     asks: () => ['Just wanted to say thank you, this was exactly what I needed.', 'Will there be a follow-up?'],
-    replies: ["Thank you so much, that made my day!", "A follow-up is in the works; you'll be the first to know."],
+    replies: ['Thank you so much, that made my day!', "A follow-up is in the works; you'll be the first to know."],
   },
 ];
 
@@ -82,7 +91,10 @@ function correspondent(context: SeedContext, faker: Faker): Person {
 /** `count` messages in threads of one to four, all before `context.now`. */
 export function seedThreads(context: SeedContext, inbox: InboxRecord, count: number): MessageRecord[] {
   const { faker, ids, now } = context;
-  const products = context.store.collection('experiences').values().map((e) => e.name);
+  const products = context.store
+    .collection('experiences')
+    .values()
+    .map((e) => e.name);
   const out: MessageRecord[] = [];
   while (out.length < count) {
     const length = Math.min(count - out.length, faker.number.int({ min: 1, max: 4 }));

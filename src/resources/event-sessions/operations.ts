@@ -4,7 +4,13 @@ import { isoTimestamp } from '../../clock/virtual-clock.js';
 import { prefixedIdSchema } from '../../operations/schemas.js';
 import { defineOperation } from '../../operations/types.js';
 import { required } from '../lookup.js';
-import { createEventSessionBodySchema, DEFAULT_SESSION_MINUTES, eventSessionSchema, eventSessionView, type CreateEventSessionBody } from './schemas.js';
+import {
+  createEventSessionBodySchema,
+  DEFAULT_SESSION_MINUTES,
+  eventSessionSchema,
+  eventSessionView,
+  type CreateEventSessionBody,
+} from './schemas.js';
 
 /** Message texts of this operation's 422s, shared with the tests. */
 export const EVENT_SESSION_MESSAGES = {
@@ -33,7 +39,12 @@ export const createEventSession = defineOperation<CreateEventSessionBody, Record
   success: { status: 201, description: 'The new event session.', schema: eventSessionSchema },
   errors: [400, 401, 403, 404, 422, 429, 500],
   handler({ params, body, store, sandbox }) {
-    const experience = required(store.collection('experiences').get(params.experience_id), 'experience', params.experience_id, 'experience_id');
+    const experience = required(
+      store.collection('experiences').get(params.experience_id),
+      'experience',
+      params.experience_id,
+      'experience_id',
+    );
     if (experience.type !== 'event') throw validationFailed({ experience_id: [EVENT_SESSION_MESSAGES.notAnEvent(experience.type)] });
     const start = toWholeSecond(body.start_time);
     const end = body.end_time === undefined ? start + DEFAULT_SESSION_MINUTES * 60_000 : toWholeSecond(body.end_time);

@@ -43,7 +43,17 @@ export const eventSessionSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: [
-    'id', 'object', 'title', 'description', 'start_time', 'end_time', 'location_type', 'location_details', 'allow_rsvp', 'capacity', 'repeat_frequency',
+    'id',
+    'object',
+    'title',
+    'description',
+    'start_time',
+    'end_time',
+    'location_type',
+    'location_details',
+    'allow_rsvp',
+    'capacity',
+    'repeat_frequency',
   ],
   properties: {
     id: { type: 'string', pattern: '^evs_' },

@@ -22,7 +22,8 @@ export function seedEventSessions({ store, faker, ids, now, count }: SeedContext
         object: 'event_session',
         experience_id: experience.id,
         title: `${experience.name}: session ${i + 1}`,
-        description: i === 0 ? 'Kick-off: the plan, the tools, and a first exercise together.' : 'Hands-on practice and live feedback on your work.',
+        description:
+          i === 0 ? 'Kick-off: the plan, the tools, and a first exercise together.' : 'Hands-on practice and live feedback on your work.',
         start_time: isoTimestamp(start),
         end_time: isoTimestamp(start + duration),
         location_type: locationType,

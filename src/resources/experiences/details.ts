@@ -31,25 +31,32 @@ export const DETAILS: Record<ExperienceType, DetailsKind> = {
           type: 'object',
           additionalProperties: false,
           required: ['file_id', 'filename', 'content_type', 'size_bytes'],
-          properties: { file_id: { type: 'string', pattern: '^file_' }, filename: { type: 'string' }, content_type: { type: 'string' }, size_bytes: count },
+          properties: {
+            file_id: { type: 'string', pattern: '^file_' },
+            filename: { type: 'string' },
+            content_type: { type: 'string' },
+            size_bytes: count,
+          },
         },
       },
       download_limit: { type: ['integer', 'null'], minimum: 1 },
     },
     generate: (faker, ids, slug) => ({
-      files: faker.helpers.arrayElements(
-        [
-          { ext: 'pdf', type: 'application/pdf' },
-          { ext: 'zip', type: 'application/zip' },
-          { ext: 'xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
-        ],
-        { min: 1, max: 2 },
-      ).map((file) => ({
-        file_id: ids.next('file'),
-        filename: `${slug}.${file.ext}`,
-        content_type: file.type,
-        size_bytes: faker.number.int({ min: 80_000, max: 250_000_000 }),
-      })),
+      files: faker.helpers
+        .arrayElements(
+          [
+            { ext: 'pdf', type: 'application/pdf' },
+            { ext: 'zip', type: 'application/zip' },
+            { ext: 'xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+          ],
+          { min: 1, max: 2 },
+        )
+        .map((file) => ({
+          file_id: ids.next('file'),
+          filename: `${slug}.${file.ext}`,
+          content_type: file.type,
+          size_bytes: faker.number.int({ min: 80_000, max: 250_000_000 }),
+        })),
       download_limit: faker.helpers.arrayElement([null, 3, 5]),
     }),
   },
@@ -79,7 +86,11 @@ export const DETAILS: Record<ExperienceType, DetailsKind> = {
     generate: (faker) => {
       const words = faker.number.int({ min: 1_200, max: 40_000 });
       // Reading time at about 238 words a minute, as most publishing tools estimate it.
-      return { format: faker.helpers.arrayElement(['article', 'ebook', 'guide']), word_count: words, reading_time_minutes: Math.ceil(words / 238) };
+      return {
+        format: faker.helpers.arrayElement(['article', 'ebook', 'guide']),
+        word_count: words,
+        reading_time_minutes: Math.ceil(words / 238),
+      };
     },
   },
   website_embed: {
@@ -172,5 +183,11 @@ export function pascalCase(type: string): string {
 /** The `details` of one type: closed, every member present (`CourseDetails`, … in the OpenAPI document). */
 export function detailsSchemaFor(type: ExperienceType): JsonSchema {
   const { schema } = DETAILS[type];
-  return { title: `${pascalCase(type)}Details`, type: 'object', additionalProperties: false, required: Object.keys(schema), properties: schema };
+  return {
+    title: `${pascalCase(type)}Details`,
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(schema),
+    properties: schema,
+  };
 }

@@ -42,7 +42,11 @@ export function jobSchemaFor(kind: { type: string; model: string; input: JsonSch
       result: { anyOf: [kind.result, { type: 'null' }], description: 'Null until the job completes.' },
       error: { type: ['string', 'null'], description: 'Message when failed; null otherwise.' },
       error_code: { type: ['string', 'null'], description: 'Code when failed; null otherwise.' },
-      credits_used: { type: 'integer', minimum: 0, description: 'Credits charged: 0 until the job completes, and for ever if it fails or is cancelled.' },
+      credits_used: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Credits charged: 0 until the job completes, and for ever if it fails or is cancelled.',
+      },
       provider_request_id: { type: ['string', 'null'], description: 'Null until processing starts.' },
       created_at: timestampSchema,
       started_at: { ...nullableTimestampSchema, description: 'Null until processing starts.' },

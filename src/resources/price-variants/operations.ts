@@ -39,7 +39,12 @@ export const unlinkPriceVariantExperience = defineOperation<undefined, Record<st
   success: { status: 200, description: 'The link deletion result.', schema: experienceLinkDeletionSchema },
   errors: [400, 401, 403, 404, 429, 500],
   handler({ params, store, sandbox }) {
-    const variant = required(store.collection('price_variants').get(params.price_variant_id), 'price variant', params.price_variant_id, 'price_variant_id');
+    const variant = required(
+      store.collection('price_variants').get(params.price_variant_id),
+      'price variant',
+      params.price_variant_id,
+      'price_variant_id',
+    );
     const experience = required(findByIdOrSlug(store.collection('experiences'), 'exp', params.id), 'experience', params.id, 'id');
     if (!variant.experience_ids.includes(experience.id)) {
       throw new ApiError('resource_missing', {

@@ -19,7 +19,10 @@ const PLANS = [
 export function seedPriceVariants(context: SeedContext): void {
   const { store, faker, ids, now, count, pinned } = context;
   const variants = store.collection('price_variants');
-  const experienceIds = store.collection('experiences').values().map((e) => e.id);
+  const experienceIds = store
+    .collection('experiences')
+    .values()
+    .map((e) => e.id);
   for (const pin of withPinned(pinned.price_variants, count('price_variants', 6))) {
     const plan = faker.helpers.arrayElement(PLANS);
     variants.insert({

@@ -6,7 +6,10 @@ import { defineOperation, type JsonSchema } from '../../operations/types.js';
 import type { Plan } from '../../store/records.js';
 
 /** Task-run limits per plan. The spec only says they "follow the caller's plan"; values are ours. */
-export const TASK_RUN_LIMITS: Record<Plan, { max_concurrent_per_account: number; max_concurrent_per_task: number; max_runtime_seconds: number }> = {
+export const TASK_RUN_LIMITS: Record<
+  Plan,
+  { max_concurrent_per_account: number; max_concurrent_per_task: number; max_runtime_seconds: number }
+> = {
   free: { max_concurrent_per_account: 2, max_concurrent_per_task: 1, max_runtime_seconds: 300 },
   paid: { max_concurrent_per_account: 20, max_concurrent_per_task: 5, max_runtime_seconds: 3600 },
 };
@@ -19,19 +22,22 @@ const strictObject = (properties: Record<string, JsonSchema>): JsonSchema => ({
   properties,
 });
 
-export const statusSchema: JsonSchema = { title: 'StatusReport', ...strictObject({
-  limits: strictObject({
-    rate_limit: strictObject({
-      tier: { enum: ['free', 'paid'] },
-      limit: integer,
-      window_seconds: integer,
-      remaining: integer,
-      resets_at: timestampSchema,
+export const statusSchema: JsonSchema = {
+  title: 'StatusReport',
+  ...strictObject({
+    limits: strictObject({
+      rate_limit: strictObject({
+        tier: { enum: ['free', 'paid'] },
+        limit: integer,
+        window_seconds: integer,
+        remaining: integer,
+        resets_at: timestampSchema,
+      }),
+      task_runs: strictObject({ max_concurrent_per_account: integer, max_concurrent_per_task: integer, max_runtime_seconds: integer }),
+      pagination: strictObject({ default_limit: integer, max_limit: integer }),
     }),
-    task_runs: strictObject({ max_concurrent_per_account: integer, max_concurrent_per_task: integer, max_runtime_seconds: integer }),
-    pagination: strictObject({ default_limit: integer, max_limit: integer }),
   }),
-}) };
+};
 
 export const getStatus = defineOperation<undefined, Record<string, never>>({
   operationId: 'getStatus',

@@ -76,4 +76,7 @@ export const crawlResultSchema: JsonSchema = {
  * clients get one type for both; a second job kind would make `Job` a union of the kinds (the
  * document builder refuses two different schemas under one name).
  */
-export const crawlJobSchema: JsonSchema = { title: 'Job', ...jobSchemaFor({ ...CRAWL_JOB, input: crawlInputSchema, result: crawlResultSchema }) };
+export const crawlJobSchema: JsonSchema = {
+  title: 'Job',
+  ...jobSchemaFor({ ...CRAWL_JOB, input: crawlInputSchema, result: crawlResultSchema }),
+};

@@ -46,7 +46,12 @@ describe('Idempotency-Key on a real write (spec §4, §7.3, §8)', () => {
   it('§8: key order and whitespace in the JSON body do not make another payload', async () => {
     const api = client(makeApp());
     const first = await api.post('/v1/auth/keys').set(bearer(KEYS.free)).set('Idempotency-Key', 'k').type('json').send('{"name":"ci"}');
-    const second = await api.post('/v1/auth/keys').set(bearer(KEYS.free)).set('Idempotency-Key', 'k').type('json').send('{ "name" :  "ci" }\n');
+    const second = await api
+      .post('/v1/auth/keys')
+      .set(bearer(KEYS.free))
+      .set('Idempotency-Key', 'k')
+      .type('json')
+      .send('{ "name" :  "ci" }\n');
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.text).toBe(first.text);
   });
@@ -186,7 +191,8 @@ describe('Idempotency-Key with concurrent requests (spec §8)', () => {
   it('§8: 20 concurrent creates with one key on a real socket create exactly one object', async () => {
     const server = await startServer({ clock: FROZEN_AT });
     const list = async () =>
-      ((await (await fetch(`${server.apiUrl}/auth/keys?limit=100`, { headers: bearer(KEYS.free) })).json()) as { data: unknown[] }).data.length;
+      ((await (await fetch(`${server.apiUrl}/auth/keys?limit=100`, { headers: bearer(KEYS.free) })).json()) as { data: unknown[] }).data
+        .length;
     const before = await list();
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -207,7 +213,13 @@ describe('Idempotency-Key with concurrent requests (spec §8)', () => {
   it('§8: a second request arriving while the first is still running waits for it and replays it', async () => {
     const widgets = makeWidgetApp();
     const api = client(widgets.app);
-    const send = () => api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'slow').send({ name: 'w' }).then((r) => r);
+    const send = () =>
+      api
+        .post('/v1/test/widgets')
+        .set(bearer(KEYS.free))
+        .set('Idempotency-Key', 'slow')
+        .send({ name: 'w' })
+        .then((r) => r);
     const [a, b] = await overlapping(widgets, send);
     expect(a.status).toBe(201);
     expect(b.text).toBe(a.text);
@@ -221,7 +233,12 @@ describe('Idempotency-Key with concurrent requests (spec §8)', () => {
     const api = client(app);
     const gate = deferred();
     controls.gate = gate.promise;
-    const first = api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'k').send({ name: 'a' }).then((r) => r);
+    const first = api
+      .post('/v1/test/widgets')
+      .set(bearer(KEYS.free))
+      .set('Idempotency-Key', 'k')
+      .send({ name: 'a' })
+      .then((r) => r);
     await vi.waitFor(() => expect(controls.calls).toBe(1));
     const other = await api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'k').send({ name: 'b' });
     expectError(other, 'idempotency_key_reused', { param: 'Idempotency-Key', message: MESSAGES.idempotencyKeyReused('k') });
@@ -233,7 +250,13 @@ describe('Idempotency-Key with concurrent requests (spec §8)', () => {
     const widgets = makeWidgetApp();
     const api = client(widgets.app);
     widgets.controls.failNext = 1;
-    const send = () => api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'crash').send({ name: 'w' }).then((r) => r);
+    const send = () =>
+      api
+        .post('/v1/test/widgets')
+        .set(bearer(KEYS.free))
+        .set('Idempotency-Key', 'crash')
+        .send({ name: 'w' })
+        .then((r) => r);
     const [a, b] = await overlapping(widgets, send);
     expectError(a, 'internal_error', { message: MESSAGES.internal });
     expect(b.status).toBe(201);
@@ -244,27 +267,31 @@ describe('Idempotency-Key with concurrent requests (spec §8)', () => {
 });
 
 describe('what is remembered (spec §7.3.5, §8)', () => {
-  it.each(['exception', 'api_error'] as const)('§7.3.5: a first attempt that ended in 500 (%s) is not remembered: the retry with the same key runs, and is then remembered', async (failWith) => {
-    const { app, controls } = makeWidgetApp();
-    const api = client(app);
-    controls.failNext = 1;
-    controls.failWith = failWith;
-    const send = () => api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'retry-me').send({ name: 'w' });
-    expectError(await send(), 'internal_error', { message: MESSAGES.internal });
-    const retried = await send();
-    expect(retried.status).toBe(201);
-    expect(retried.headers['idempotent-replayed']).toBeUndefined();
-    const replayed = await send();
-    expect(replayed.headers['idempotent-replayed']).toBe('true');
-    expect(replayed.text).toBe(retried.text);
-    expect(controls.calls).toBe(2);
-    expect(controls.widgets.size).toBe(1);
-  });
+  it.each(['exception', 'api_error'] as const)(
+    '§7.3.5: a first attempt that ended in 500 (%s) is not remembered: the retry with the same key runs, and is then remembered',
+    async (failWith) => {
+      const { app, controls } = makeWidgetApp();
+      const api = client(app);
+      controls.failNext = 1;
+      controls.failWith = failWith;
+      const send = () => api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'retry-me').send({ name: 'w' });
+      expectError(await send(), 'internal_error', { message: MESSAGES.internal });
+      const retried = await send();
+      expect(retried.status).toBe(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      const replayed = await send();
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.text).toBe(retried.text);
+      expect(controls.calls).toBe(2);
+      expect(controls.widgets.size).toBe(1);
+    },
+  );
 
   it('§8: a 404 decided by the operation is remembered and replayed in the envelope', async () => {
     const { app, controls } = makeWidgetApp();
     const api = client(app);
-    const send = () => api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'missing-ref').send({ name: 'w', ref: 'ref_gone' });
+    const send = () =>
+      api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'missing-ref').send({ name: 'w', ref: 'ref_gone' });
     const first = await send();
     const second = await send();
     expectError(first, 'resource_missing', { param: 'ref', message: "No such reference: 'ref_gone'." });
@@ -277,7 +304,8 @@ describe('what is remembered (spec §7.3.5, §8)', () => {
   it('§8: a 422 decided by the operation (a rule no schema says) is remembered too', async () => {
     const { app, controls } = makeWidgetApp();
     const api = client(app);
-    const send = () => api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'rule').send({ name: 'forbidden-by-rule' });
+    const send = () =>
+      api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'rule').send({ name: 'forbidden-by-rule' });
     const first = await send();
     const second = await send();
     expectError(second, 'validation_failed', { param: 'name', message: MESSAGES.validationFailed, errors: { name: ['is reserved'] } });

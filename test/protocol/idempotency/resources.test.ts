@@ -7,7 +7,9 @@ import { MESSAGES } from '../../../src/errors/messages.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from '../../support/harness.js';
 import { expectSuccess, PINNED, RESOURCE_REQUESTS, send, stateOf, type ResourceRequest } from '../../support/resources.js';
 
-const writes = RESOURCE_REQUESTS.filter((r) => r.op.method !== 'GET').map((r) => [`${r.op.operationId} (spec §${r.op.specSection})`, r] as const);
+const writes = RESOURCE_REQUESTS.filter((r) => r.op.method !== 'GET').map(
+  (r) => [`${r.op.operationId} (spec §${r.op.specSection})`, r] as const,
+);
 const withKey = (key: string) => ({ ...bearer(KEYS.free), 'Idempotency-Key': key });
 
 /** A changed body field per write that has a body. */
@@ -21,7 +23,10 @@ const CHANGED: Record<string, Record<string, unknown>> = {
 /** The same operation with another payload: another body, or (deletes) the record named by id instead of slug. */
 function otherPayload(request: ResourceRequest): ResourceRequest {
   if (request.body) return { ...request, body: { ...request.body, ...CHANGED[request.op.operationId] } };
-  return { ...request, path: request.path.replace(PINNED.discountSlug, PINNED.free.discount).replace(PINNED.courseSlug, PINNED.free.course) };
+  return {
+    ...request,
+    path: request.path.replace(PINNED.discountSlug, PINNED.free.discount).replace(PINNED.courseSlug, PINNED.free.course),
+  };
 }
 
 describe('Idempotency-Key on the resource writes (spec §8)', () => {
@@ -102,7 +107,9 @@ describe('Idempotency-Key on the resource writes (spec §8)', () => {
   it('§8: keys are scoped to the account: the paid account may reuse a key the free account used', async () => {
     const app = makeApp();
     const free = await client(app).delete(`/v1/discounts/${PINNED.discountSlug}`).set(withKey('shared'));
-    const paid = await client(app).delete(`/v1/discounts/${PINNED.discountSlug}`).set({ ...bearer(KEYS.paid), 'Idempotency-Key': 'shared' });
+    const paid = await client(app)
+      .delete(`/v1/discounts/${PINNED.discountSlug}`)
+      .set({ ...bearer(KEYS.paid), 'Idempotency-Key': 'shared' });
     expect(free.body.id).toBe(PINNED.free.discount);
     expect(paid.body.id).toBe(PINNED.paid.discount);
     expect(paid.headers['idempotent-replayed']).toBeUndefined();

@@ -32,7 +32,11 @@ describe('POST /v1/web/crawl (spec §4.3)', () => {
 
   it('§4.3: fills the documented defaults for max_pages and max_depth into the job input', async () => {
     const job = await createCrawl(client(makeApp()), KEYS.free, { url: 'http://example.org/blog' });
-    expect(job.input).toEqual({ url: 'http://example.org/blog', max_pages: CRAWL_LIMITS.max_pages.default, max_depth: CRAWL_LIMITS.max_depth.default });
+    expect(job.input).toEqual({
+      url: 'http://example.org/blog',
+      max_pages: CRAWL_LIMITS.max_pages.default,
+      max_depth: CRAWL_LIMITS.max_depth.default,
+    });
   });
 
   it('§4.3: accepts the bounds of max_pages and max_depth themselves', async () => {
@@ -47,7 +51,10 @@ describe('POST /v1/web/crawl (spec §4.3)', () => {
       param: 'url',
       message: MESSAGES.missingParameter('url'),
     });
-    expectError(await c.post('/v1/web/crawl').set(bearer(KEYS.free)), 'parameter_missing', { param: 'url', message: MESSAGES.missingParameter('url') });
+    expectError(await c.post('/v1/web/crawl').set(bearer(KEYS.free)), 'parameter_missing', {
+      param: 'url',
+      message: MESSAGES.missingParameter('url'),
+    });
   });
 
   it.each([
@@ -78,8 +85,14 @@ describe('POST /v1/web/crawl (spec §4.3)', () => {
   });
 
   it('§7.2: non-integer max_pages and max_depth answer 422', async () => {
-    const res = await client(makeApp()).post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/', max_pages: 2.5, max_depth: '2' });
-    expectError(res, 'validation_failed', { param: 'max_pages', errors: { max_pages: ['must be of type integer'], max_depth: ['must be of type integer'] } });
+    const res = await client(makeApp())
+      .post('/v1/web/crawl')
+      .set(bearer(KEYS.free))
+      .send({ url: 'https://example.com/', max_pages: 2.5, max_depth: '2' });
+    expectError(res, 'validation_failed', {
+      param: 'max_pages',
+      errors: { max_pages: ['must be of type integer'], max_depth: ['must be of type integer'] },
+    });
   });
 
   it('§7.2: an unknown body field answers 400 parameter_unknown', async () => {
@@ -89,7 +102,9 @@ describe('POST /v1/web/crawl (spec §4.3)', () => {
 
   it('§5: answers 401 without a key and 403 for a read-only key', async () => {
     const c = client(makeApp());
-    expectError(await c.post('/v1/web/crawl').send({ url: 'https://example.com/' }), 'authentication_required', { message: MESSAGES.authMissing });
+    expectError(await c.post('/v1/web/crawl').send({ url: 'https://example.com/' }), 'authentication_required', {
+      message: MESSAGES.authMissing,
+    });
     expectError(await c.post('/v1/web/crawl').set(bearer(KEYS.freeReadOnly)).send({ url: 'https://example.com/' }), 'forbidden', {
       message: MESSAGES.readOnlyKey,
     });
