@@ -4,7 +4,9 @@
  * and the server keeps serving.
  */
 import { describe, expect, it } from 'vitest';
-import { bearer, KEYS, startServer } from '../support/harness.js';
+import type { MockServer } from '../../src/server.js';
+import { bearer, FROZEN_AT, KEYS, startServer } from '../support/harness.js';
+import { mockServers } from '../support/protocol.js';
 import { RawConnection, rawGet } from '../support/raw-http.js';
 
 const idNumber = (id: string | undefined) => Number(/^req_(\d+)$/.exec(id ?? '')?.[1]);
@@ -56,72 +58,50 @@ describe('issue 13.12: parser errors are answered in the envelope', () => {
 });
 
 describe('issue 13.12: what else Node would answer bare is answered in the envelope, or served', () => {
+  const start = mockServers();
   const envelopeOf = (answer: { body: string } | undefined) => JSON.parse(answer!.body).error as { type: string; code: string };
 
-  it('an HTTP/1.1 request without Host gets a 400 in the envelope with a Request-Id (RFC 9112 §3.2), and HTTP/1.0 without one is served', async () => {
-    const mock = await startServer();
-    try {
-      const connection = await RawConnection.open(mock.port);
-      connection.send(`GET /v1/status HTTP/1.1\r\nAuthorization: Bearer ${KEYS.free}\r\n\r\n`);
-      const [answer] = await connection.waitFor(1);
-      expect(answer?.status).toBe(400);
-      expect(answer?.headers['request-id']).toMatch(/^req_\d+$/);
-      expect(envelopeOf(answer)).toMatchObject({ type: 'invalid_request_error', code: 'bad_request' });
-      connection.socket.destroy();
+  /** Sends `raw` on a new connection of a fresh server; its first answer and the connection. */
+  async function firstAnswer(raw: string, mock?: MockServer) {
+    const server = mock ?? (await start({ clock: FROZEN_AT }));
+    const connection = await RawConnection.open(server.port);
+    connection.send(raw);
+    const [answer] = await connection.waitFor(1);
+    return { answer, connection, mock: server };
+  }
 
-      const old = await RawConnection.open(mock.port);
-      old.send(`GET /v1/status HTTP/1.0\r\nAuthorization: Bearer ${KEYS.free}\r\n\r\n`);
-      const [served] = await old.waitFor(1);
-      expect(served?.status).toBe(200);
-      old.socket.destroy();
-    } finally {
-      await mock.close();
-    }
+  it('an HTTP/1.1 request without Host gets a 400 in the envelope with a Request-Id (RFC 9112 §3.2), and HTTP/1.0 without one is served', async () => {
+    const { answer, connection, mock } = await firstAnswer(`GET /v1/status HTTP/1.1\r\nAuthorization: Bearer ${KEYS.free}\r\n\r\n`);
+    expect(answer?.status).toBe(400);
+    expect(answer?.headers['request-id']).toMatch(/^req_\d+$/);
+    expect(envelopeOf(answer)).toMatchObject({ type: 'invalid_request_error', code: 'bad_request' });
+    connection.socket.destroy();
+
+    const old = await firstAnswer(`GET /v1/status HTTP/1.0\r\nAuthorization: Bearer ${KEYS.free}\r\n\r\n`, mock);
+    expect(old.answer?.status).toBe(200);
+    old.connection.socket.destroy();
   });
 
   it('an Expect other than 100-continue is served as if absent (RFC 9110 §10.1.1 lets a server ignore it), never a bare 417', async () => {
-    const mock = await startServer();
-    try {
-      const connection = await RawConnection.open(mock.port);
-      connection.send(`GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something\r\nAuthorization: Bearer ${KEYS.free}\r\n\r\n`);
-      const [answer] = await connection.waitFor(1);
-      expect(answer?.status).toBe(200);
-      expect(answer?.headers['request-id']).toMatch(/^req_\d+$/);
-      connection.socket.destroy();
-    } finally {
-      await mock.close();
-    }
+    const { answer, connection } = await firstAnswer(
+      `GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something\r\nAuthorization: Bearer ${KEYS.free}\r\n\r\n`,
+    );
+    expect(answer?.status).toBe(200);
+    expect(answer?.headers['request-id']).toMatch(/^req_\d+$/);
+    connection.socket.destroy();
   });
 
-  it('CONNECT (this is no proxy) gets a 400 in the envelope with a Request-Id, then the connection closes', async () => {
-    const mock = await startServer();
-    try {
-      const connection = await RawConnection.open(mock.port);
-      connection.send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
-      const [answer] = await connection.waitFor(1);
-      expect(answer?.status).toBe(400);
-      expect(answer?.headers['request-id']).toMatch(/^req_\d+$/);
-      expect(envelopeOf(answer)).toMatchObject({ code: 'bad_request' });
-      expect(await connection.closed()).toBe('end');
-    } finally {
-      await mock.close();
-    }
-  });
-
-  it('a malformed chunk in the body of the request being read gets a 400 in the envelope, not a dropped connection', async () => {
-    const mock = await startServer();
-    try {
-      const connection = await RawConnection.open(mock.port);
-      connection.send(
-        `POST /v1/auth/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEYS.free}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
-      );
-      const [answer] = await connection.waitFor(1);
-      expect(answer?.status).toBe(400);
-      expect(answer?.headers['request-id']).toMatch(/^req_\d+$/);
-      expect(envelopeOf(answer)).toMatchObject({ code: 'bad_request' });
-      expect(await connection.closed()).toBe('end');
-    } finally {
-      await mock.close();
-    }
+  it.each([
+    ['CONNECT (this is no proxy)', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'],
+    [
+      'a malformed chunk in the body of the request being read',
+      `POST /v1/auth/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEYS.free}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+    ],
+  ])('%s gets a 400 in the envelope with a Request-Id, then the connection closes (never dropped without a word)', async (_what, raw) => {
+    const { answer, connection } = await firstAnswer(raw);
+    expect(answer?.status).toBe(400);
+    expect(answer?.headers['request-id']).toMatch(/^req_\d+$/);
+    expect(envelopeOf(answer)).toMatchObject({ code: 'bad_request' });
+    expect(await connection.closed()).toBe('end');
   });
 });
