@@ -5,7 +5,7 @@ import { RequestJournal } from '../../src/protocol/request-journal.js';
 import { ConfigError } from '../../src/config/options.js';
 import { parseCliSettings } from '../../src/config/settings.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
-import { mockServers } from '../support/protocol.js';
+import { journalOutcome, mockServers } from '../support/protocol.js';
 import { activate, journal } from '../support/scenarios.js';
 
 const FIELDS = [
@@ -199,16 +199,7 @@ describe('clearing and bounds (contract §3.4)', () => {
 
   it('contract §3.4: the ring buffer holds exactly its capacity across many wraps, and lists only answered requests', () => {
     const ring = new RequestJournal(5);
-    const outcome = {
-      status: 200,
-      account_id: null,
-      api_key_id: null,
-      operation_id: null,
-      idempotent_replayed: false,
-      scenario_ids: [],
-      fault: null,
-      raw_body: undefined,
-    };
+    const outcome = journalOutcome();
     const arrive = (n: number) =>
       ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: `n=${n}`, at: Date.parse(FROZEN_AT) });
     for (let n = 1; n <= 23; n++) ring.finish(arrive(n), outcome);
@@ -225,16 +216,7 @@ describe('clearing and bounds (contract §3.4)', () => {
 
   it('contract §3.4: a request still running when its place is taken by newer ones, or when the journal is emptied, is not recorded', () => {
     const ring = new RequestJournal(2);
-    const outcome = {
-      status: 200,
-      account_id: null,
-      api_key_id: null,
-      operation_id: null,
-      idempotent_replayed: false,
-      scenario_ids: ['sc_1'],
-      fault: null,
-      raw_body: undefined,
-    };
+    const outcome = journalOutcome({ scenario_ids: ['sc_1'] });
     const arrive = (n: number) => ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: '', at: 0 });
     const slow = arrive(1);
     ring.finish(arrive(2), outcome);

@@ -5,11 +5,12 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_KEYS_PER_ACCOUNT, IdempotencyStore } from '../../src/protocol/idempotency-store.js';
-import { RequestJournal, type JournalOutcome } from '../../src/protocol/request-journal.js';
+import { RequestJournal } from '../../src/protocol/request-journal.js';
 import { MAX_JOURNAL_SIZE } from '../../src/config/options.js';
 import { OPERATIONS } from '../../src/resources/index.js';
 import { Activation } from '../../src/scenarios/engine.js';
 import { ACCOUNTS, FROZEN_AT, makeApp } from '../support/harness.js';
+import { journalOutcome } from '../support/protocol.js';
 
 const T0 = Date.parse(FROZEN_AT);
 
@@ -65,16 +66,7 @@ describe('issue 13.14: the idempotency store is capped per account', () => {
 });
 
 describe('issue 13.15: the journal allocates as entries arrive; reset and clear are O(1)', () => {
-  const outcome: JournalOutcome = {
-    status: 200,
-    account_id: null,
-    api_key_id: null,
-    operation_id: null,
-    idempotent_replayed: false,
-    scenario_ids: [],
-    fault: null,
-    raw_body: undefined,
-  };
+  const outcome = journalOutcome();
   const arrive = (ring: RequestJournal, n: number) =>
     ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: '', at: T0 });
 

@@ -11,6 +11,7 @@ import { afterEach, expect } from 'vitest';
 import type { CreateAppOptions, MockApp } from '../../src/app.js';
 import type { SandboxState } from '../../src/http/context.js';
 import { FIXTURES_DIR } from '../../src/package-dirs.js';
+import type { JournalOutcome } from '../../src/protocol/request-journal.js';
 import { startMockServer, type MockServer } from '../../src/server.js';
 import { checkContracts } from './contract.js';
 
@@ -125,5 +126,20 @@ export function mockServers(): (options: CreateAppOptions) => Promise<MockServer
     checkContracts(mock.app);
     started.push(mock);
     return mock;
+  };
+}
+
+/** The outcome of an answered anonymous `GET` for journal unit tests, with `changes` over it. */
+export function journalOutcome(changes: Partial<JournalOutcome> = {}): JournalOutcome {
+  return {
+    status: 200,
+    account_id: null,
+    api_key_id: null,
+    operation_id: null,
+    idempotent_replayed: false,
+    scenario_ids: [],
+    fault: null,
+    raw_body: undefined,
+    ...changes,
   };
 }
