@@ -8,8 +8,10 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/resources/index.js';
 import { FuzzWorld } from '../support/fuzz-world.js';
+import { fuzzRuns } from '../support/fuzz-runs.js';
 
-const RUNS = 40;
+// 20 cases per operation: 260 requests, each followed by two state snapshots (fuzz-world.ts).
+const RUNS = fuzzRuns(20);
 
 // One sandbox for the whole file: the invariants are checked request by request, so operations may
 // share it, and what one operation leaves behind is more input for the next.

@@ -8,8 +8,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/resources/index.js';
 import { FuzzWorld } from '../support/fuzz-world.js';
+import { fuzzRuns } from '../support/fuzz-runs.js';
 
-const RUNS = 25;
+const RUNS = fuzzRuns(25);
 const SUCCESS_SEARCH = 200;
 
 // One sandbox for the whole file: the invariants are checked request by request, so operations may
