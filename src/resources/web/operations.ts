@@ -36,7 +36,7 @@ export const crawlSite = defineOperation<CrawlInput>({
   body: crawlBodySchema,
   success: { status: 201, description: 'The new job, queued.', schema: crawlJobSchema },
   errors: [400, 401, 402, 403, 422, 429, 500],
-  handler({ body, store, apiKey, sandbox, scenarios }) {
+  handler({ body, store, apiKey, sandbox, scenarios, events }) {
     checkCrawlUrl(body.url);
     const input: CrawlInput = { url: body.url, max_pages: body.max_pages, max_depth: body.max_depth };
     const settings = sandbox.jobSettings.crawl;
@@ -53,6 +53,7 @@ export const crawlSite = defineOperation<CrawlInput>({
       creditsHold: hold,
       scenarios,
     });
+    events.watchJob(job);
     return { body: jobView(job, sandbox.options.seed) };
   },
 });
