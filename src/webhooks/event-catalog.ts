@@ -133,11 +133,21 @@ const CATALOG: { readonly [T in EventType]: Omit<EventTypeInfo, 'type'> } = {
   'api_key.created': {
     description: 'An API key was created (`POST /v1/auth/keys`). `token` is always null here: secrets never travel in events.',
     object: apiKeySchema,
-    // Every account has a key (the one it was created with, or a fixture's).
-    sample: ({ account }) => {
-      const key = newest(account.collection('api_keys').values());
-      return key ? apiKeyView(key) : null;
-    },
+    sample: ({ account, ids, now }) =>
+      apiKeyView(
+        newest(account.collection('api_keys').values()) ?? {
+          id: ids.next('key'),
+          object: 'api_key',
+          name: 'Sample',
+          last4: '0000',
+          token_type: 'api_key',
+          last_used_at: null,
+          expires_at: null,
+          created_at: isoTimestamp(now),
+          access: 'full',
+          revoked_at: null,
+        },
+      ),
   },
   'inbox.updated': {
     description: 'An inbox was updated (`PATCH /v1/email/inboxes/{id}`).',
