@@ -10,7 +10,7 @@ import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxMiddleware, SandboxState } from './context.js';
 import type { JobScenarioSource } from '../jobs/outcome.js';
 import { requestTime } from './identify-caller.js';
-import { eventSink } from './publish-events.js';
+import { RequestEvents } from './publish-events.js';
 import { reply } from './reply.js';
 import { RouteTable } from './route-table.js';
 import { successSerializer } from '../operations/serializer.js';
@@ -85,7 +85,7 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
       sandbox: requestTime(ctx).services,
       path: ctx.path,
       scenarios,
-      events: eventSink(ctx),
+      events: new RequestEvents(ctx),
     });
     if (result instanceof Promise) return result.then((settled) => write(ctx, settled));
     write(ctx, result);

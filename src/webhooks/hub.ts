@@ -176,6 +176,8 @@ export class WebhookHub {
   /** Events a request recorded, published after its answer; dropped if the account was reset or deleted meanwhile. */
   publish(account: AccountStore, recorded: RecordedEvents): void {
     if (this.closed || this.deps.account(account.id) !== account) return;
+    // Nothing subscribed and no job to watch: nothing to keep for this account.
+    if (recorded.jobs.length === 0 && !this.accounts.get(account.id)?.endpoints.size) return;
     const state = this.stateOf(account.id);
     for (const job of recorded.jobs) state.jobs.add(job.timeline.ends_at_ms, job);
     for (const { type, object, at } of recorded.events) this.raise(state, type, object, at);
