@@ -7,6 +7,7 @@ import { ApiError, resourceMissing, validationFailed } from '../errors/api-error
 import type { SandboxContext } from '../http/context.js';
 import { EVENT_TYPES, type EventType } from '../operations/event-types.js';
 import type { JsonSchema } from '../operations/types.js';
+import { isAbsoluteHttpUrl } from '../operations/urls.js';
 import type { AccountStore } from '../store/store.js';
 import type { DeliveryFilter } from '../webhooks/hub.js';
 import type { EventFilter } from '../webhooks/records.js';
@@ -62,14 +63,7 @@ export const WEBHOOK_URL_MESSAGE = 'must be an absolute http or https URL';
  * calls whatever URL a test gives it (README "Testing your webhook receiver"), which is the point.
  */
 function checkUrl(url: string): void {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '')
-    throw validationFailed({ url: [WEBHOOK_URL_MESSAGE] });
+  if (!isAbsoluteHttpUrl(url)) throw validationFailed({ url: [WEBHOOK_URL_MESSAGE] });
 }
 
 function accountOr404(ctx: SandboxContext, id: string, param = 'account_id'): AccountStore {

@@ -1,18 +1,9 @@
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FROZEN_AT } from '../support/harness.js';
-import { startReceiver, type Answer, type Receiver } from '../support/receiver.js';
-import { ACCOUNTS, KEYS, bearer, sandbox } from './support.js';
+import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
 
-const receivers: Receiver[] = [];
-async function receiver(answer?: (n: number) => Answer): Promise<Receiver> {
-  const started = await startReceiver(answer);
-  receivers.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const receiver = useReceivers();
 
 describe('issue 18: webhooks are signed, delivered and logged (contract §4.3)', () => {
   it('contract §4.3: a delivery verifies with standardwebhooks and the endpoint secret; webhook-id is the event id', async () => {
@@ -107,9 +98,7 @@ describe('issue 18: webhooks are signed, delivered and logged (contract §4.3)',
     const hooks = await receiver(() => 500);
     const s = sandbox();
     const endpoint = await s.endpoint(hooks.url);
-    await s.trigger('inbox.updated');
-    await hooks.received(1);
-    await s.advance(0);
+    await s.deliverOnce(hooks);
     expect((await s.api.delete(`/__admin/webhook_endpoints/${endpoint.id}`)).body).toEqual({
       id: endpoint.id,
       object: 'webhook_endpoint',

@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { ACCOUNTS, KEYS, bearer, sandbox } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { startReceiver } from '../support/receiver.js';
+import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-async function receiver(answer?: Parameters<typeof startReceiver>[0]): Promise<Receiver> {
-  const started = await startReceiver(answer);
-  receivers.push(started);
-  return started;
-}
+const receiver = useReceivers();
 
 describe('issue 18: deliveries of one account never wait on another (contract §4.3, §4.1)', () => {
   it("issue 18: account A's receiver holds the socket; B's delivery still arrives, and A's is recorded failed after its timeout", async () => {
@@ -49,6 +41,15 @@ describe('issue 18: deliveries of one account never wait on another (contract §
     expect(await s.deliveries({ account_id: ACCOUNTS.paid })).toMatchObject([{ next_attempt_at: '2026-01-15T12:00:05Z' }]);
   });
 
+  it('contract §4.3: on a running clock a job end is sent by the timer, without a clock call', async () => {
+    const hooks = await receiver();
+    const s = sandbox({ clock: 'running' });
+    await s.endpoint(hooks.url, { events: ['job.completed'] });
+    const crawl = await s.api.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/', max_pages: 1 });
+    const [arrival] = await hooks.received(1);
+    expect(arrival!.json.data.object).toMatchObject({ id: crawl.body.id, status: 'completed' });
+  });
+
   it('contract §4.3: on a running clock a due retry is sent by the timer, without a clock call', async () => {
     const hooks = await receiver((n) => (n === 0 ? 500 : 204));
     const s = sandbox({ clock: 'running' });
@@ -83,9 +84,7 @@ describe('issue 18: reset, deletion and the clock going back (contract §4.3, §
     const created = await s.api.post('/__admin/accounts').send({});
     const id = created.body.account.id as string;
     const endpoint = await s.endpoint(hooks.url, {}, id);
-    await s.trigger('inbox.updated', id);
-    await hooks.received(1);
-    await s.advance(0);
+    await s.deliverOnce(hooks, 'inbox.updated', id);
     await s.api.delete(`/__admin/accounts/${id}`);
     await s.advance(86_400);
     expect(hooks.arrivals).toHaveLength(1);
@@ -97,9 +96,7 @@ describe('issue 18: reset, deletion and the clock going back (contract §4.3, §
     const hooks = await receiver(() => 500);
     const s = sandbox();
     const endpoint = await s.endpoint(hooks.url);
-    await s.trigger('inbox.updated');
-    await hooks.received(1);
-    await s.advance(0);
+    await s.deliverOnce(hooks);
     await s.api.post(`/__admin/accounts/${ACCOUNTS.free}/reset`);
     await s.advance(86_400);
     expect(hooks.arrivals).toHaveLength(1);
@@ -121,10 +118,9 @@ describe('issue 18: reset, deletion and the clock going back (contract §4.3, §
 
   it('issue 18: pending deliveries under a frozen clock are bounded per account, the oldest dropped', async () => {
     // Nothing listens on this endpoint: every attempt fails at once and stays pending for its retry.
-    const closed = await receiver();
+    const closed = await startReceiver();
     const url = closed.url;
     await closed.close();
-    receivers.splice(receivers.indexOf(closed), 1);
     const s = sandbox();
     await s.endpoint(url);
     const account = s.app.sandbox.world.store.forAccount(ACCOUNTS.free)!;

@@ -1,17 +1,8 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { ACCOUNTS, KEYS, bearer, sandbox } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-async function receiver(): Promise<Receiver> {
-  const started = await startReceiver();
-  receivers.push(started);
-  return started;
-}
+const receiver = useReceivers();
 
 describe('issue 18: the webhook scenarios (contract §4.3)', () => {
   it('contract §4.3: webhooks-duplicated sends every delivery twice with one webhook-id', async () => {
