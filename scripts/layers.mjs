@@ -19,6 +19,7 @@ export const LAYERS = [
   { name: 'jobs', why: 'job timelines, outcome rules, credit settling', units: ['jobs/'] },
   { name: 'declarations', why: 'fixture loading; the operation declaration kit', units: ['fixture/', 'operations/'] },
   { name: 'features', why: 'the scenario engine; the resources', units: ['scenarios/', 'resources/'] },
+  { name: 'webhooks', why: 'endpoints, events, signed deliveries on the account clocks', units: ['webhooks/'] },
   { name: 'sandbox', why: 'boots the world, reset replaces it; tenants (own clocks, reset, delete)', units: ['sandbox/'] },
   { name: 'http', why: 'middlewares, /v1 router, response writer', units: ['http/'] },
   { name: 'surfaces', why: 'the OpenAPI document; /__admin and its client', units: ['openapi/', 'admin/'] },

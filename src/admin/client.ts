@@ -4,6 +4,9 @@
  */
 import type { JournalEntry, JournalFilter } from '../protocol/request-journal.js';
 import type { ActivationInput, ActiveScenarioView } from '../scenarios/engine.js';
+import type { EventType } from '../operations/event-types.js';
+import type { DeliveryFilter } from '../webhooks/hub.js';
+import type { EventFilter, WebhookDeliveryView, WebhookEndpoint, WebhookEvent } from '../webhooks/records.js';
 import { accountClock, tenantHandle, type AccountClockSetting, type AccountClockState, type Tenant } from './tenant-handle.js';
 
 export type { AccountClockSetting, AccountClockState, Tenant, TenantClock } from './tenant-handle.js';
@@ -54,6 +57,8 @@ export interface AvailableScenario {
 // Type-only: the shapes the sandbox answers, declared once beside the code that builds them.
 export type { ActiveScenarioView as ActiveScenario, ActivationInput as ActivateScenario } from '../scenarios/engine.js';
 export type { JournalEntry } from '../protocol/request-journal.js';
+export type { EventType } from '../operations/event-types.js';
+export type { WebhookDeliveryView as WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../webhooks/records.js';
 
 export type JournalQuery = Partial<JournalFilter>;
 
@@ -170,4 +175,20 @@ export class AdminClient {
 
   /** Another name for `requests`. */
   readonly journal = this.requests;
+
+  /** Contract §4.3: endpoints, the delivery log and triggered events. */
+  readonly webhooks = {
+    createEndpoint: (input: { account_id: string; url: string; events?: EventFilter; secret?: string }) =>
+      this.request<WebhookEndpoint>('POST', '/webhook_endpoints', input),
+    listEndpoints: (query: { account_id?: string } = {}) =>
+      this.request<{ object: 'list'; data: WebhookEndpoint[]; has_more: boolean }>('GET', `/webhook_endpoints${queryString(query)}`),
+    getEndpoint: (id: string) => this.request<WebhookEndpoint>('GET', `/webhook_endpoints/${encodeURIComponent(id)}`),
+    deleteEndpoint: (id: string) =>
+      this.request<{ id: string; object: 'webhook_endpoint'; deleted: true }>('DELETE', `/webhook_endpoints/${encodeURIComponent(id)}`),
+    deliveries: (query: Partial<DeliveryFilter> = {}) =>
+      this.request<{ object: 'list'; data: WebhookDeliveryView[]; has_more: boolean }>('GET', `/webhook_deliveries${queryString(query)}`),
+    delivery: (id: string) => this.request<WebhookDeliveryView>('GET', `/webhook_deliveries/${encodeURIComponent(id)}`),
+    /** Like `stripe trigger`: an event of `type` about a record of the account, sent to its endpoints. */
+    trigger: (input: { account_id: string; type: EventType }) => this.request<WebhookEvent>('POST', '/events', input),
+  };
 }

@@ -30,6 +30,7 @@ import { registerJournalRoutes } from './journal-routes.js';
 import { adminRoute, bodyOf, pathParam } from './route-kit.js';
 import { registerScenarioRoutes } from './scenario-routes.js';
 import { listAccounts, registerTenantRoutes } from './tenant-routes.js';
+import { registerWebhookRoutes } from './webhook-routes.js';
 
 const createAccountSchema: JsonSchema = {
   type: 'object',
@@ -195,21 +196,23 @@ export function buildAdminRouter(): Router<SandboxState> {
     ctx.body = ctx.sandbox.world.clock.snapshot();
   });
 
-  route('post', '/clock', (ctx) => {
-    // Moves the sandbox clock and the accounts sharing it; accounts with their own clock stay (contract §4.1).
-    const { clock } = ctx.sandbox.world;
-    clock.set(clockSetChange(ctx, clock));
-    ctx.body = ctx.sandbox.world.clock.snapshot();
-  });
-
-  route('post', '/clock/advance', (ctx) => {
-    const { clock } = ctx.sandbox.world;
-    clock.set(clockAdvanceChange(ctx, clock));
-    ctx.body = ctx.sandbox.world.clock.snapshot();
-  });
+  /**
+   * Moves the sandbox clock and the accounts sharing it; accounts with their own clock stay (contract
+   * §4.1). Answers once everything due by the new time has happened: webhooks of the accounts on
+   * the sandbox clock included (contract §4.3), their attempts awaited.
+   */
+  const moveSandboxClock = (change: typeof clockSetChange) => async (ctx: SandboxContext) => {
+    const { world } = ctx.sandbox;
+    world.clock.set(change(ctx, world.clock));
+    await world.webhooks.runDue((accountId) => world.timeOf(accountId) === world.sharedTime);
+    ctx.body = world.clock.snapshot();
+  };
+  route('post', '/clock', moveSandboxClock(clockSetChange));
+  route('post', '/clock/advance', moveSandboxClock(clockAdvanceChange));
 
   registerTenantRoutes(route, accountOr404);
   registerScenarioRoutes(route);
   registerJournalRoutes(route);
+  registerWebhookRoutes(route);
   return router;
 }

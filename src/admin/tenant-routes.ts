@@ -51,13 +51,15 @@ export function registerTenantRoutes(route: AdminRoute, accountOr404: AccountLoo
    * (made from the sandbox clock, at the same instant, on the first call): a refused body leaves an
    * account on the shared clock where it was.
    */
-  const moveOwnClock = (change: (ctx: SandboxContext, clock: VirtualClock) => ClockChange) => (ctx: SandboxContext) => {
+  const moveOwnClock = (change: (ctx: SandboxContext, clock: VirtualClock) => ClockChange) => async (ctx: SandboxContext) => {
     const { world } = ctx.sandbox;
     const account = accountOr404(ctx, pathParam(ctx, 'id'));
     const wanted = change(ctx, world.timeOf(account.id).clock);
     const tenant = world.tenants.get(account.id);
     if (!tenant) throw new Error(`account ${account.id} has no tenant record`);
     ownClockOf(world, account, tenant).clock.set(wanted);
+    // Its webhooks due by the new time are sent, and their attempts awaited, before the answer (contract §4.3).
+    await world.webhooks.runDue((accountId) => accountId === account.id);
     ctx.body = clockView(world, account.id);
   };
   route('post', '/accounts/:id/clock', moveOwnClock(clockSetChange));

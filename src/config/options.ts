@@ -41,6 +41,11 @@ export interface MockOptions {
    * answered, in milliseconds; those still running then are cut. Default 1500.
    */
   shutdownGrace?: number;
+  /**
+   * Real milliseconds a webhook attempt may take before it counts as failed (contract §4.3: 10 s).
+   * Programmatic only: tests of a receiver that never answers shorten it.
+   */
+  webhookTimeout?: number;
   /** `spec`, `off` or `free=N,paid=M`. */
   rateLimit?: string;
   /** One line per request on stderr. */
@@ -66,6 +71,7 @@ export interface ResolvedOptions {
   /** Lower-cased `name` or `name:port` entries. */
   allowedHosts: string[];
   shutdownGraceMs: number;
+  webhookTimeoutMs: number;
   rateLimit: RateLimitQuotas;
   rateLimitSetting: string;
   log: boolean;
@@ -89,6 +95,20 @@ export const MAX_JOURNAL_SIZE = 1_000_000;
 /** Default and bound of `shutdownGrace` (README "Settings"): the default keeps exit within contract §1's 2 s. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 1500;
 export const MAX_SHUTDOWN_GRACE_MS = 600_000;
+
+/** Default and bound of `webhookTimeout` (contract §4.3). */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+export const MAX_WEBHOOK_TIMEOUT_MS = 600_000;
+
+function parseWebhookTimeout(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_WEBHOOK_TIMEOUT_MS) {
+    throw new ConfigError(
+      'webhook-timeout',
+      `expected an integer from 1 to ${MAX_WEBHOOK_TIMEOUT_MS} (milliseconds), got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
 
 export const SPEC_RATE_LIMIT: RateLimitQuotas = { enforce: true, free: 600, paid: 3000, windowSeconds: 60 };
 
@@ -221,6 +241,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     adminToken: options.adminToken === undefined ? undefined : nonEmptyString(options.adminToken, 'admin-token'),
     allowedHosts: options.allowedHosts === undefined ? [] : parseAllowedHosts(options.allowedHosts),
     shutdownGraceMs: parseShutdownGrace(options.shutdownGrace ?? DEFAULT_SHUTDOWN_GRACE_MS),
+    webhookTimeoutMs: parseWebhookTimeout(options.webhookTimeout ?? DEFAULT_WEBHOOK_TIMEOUT_MS),
     rateLimit: parseRateLimit(rateLimitSetting),
     rateLimitSetting,
     log: options.log ?? false,

@@ -12,6 +12,7 @@ import type { FaultEffect } from '../scenarios/fault-effect.js';
 import type { HeaderList, Reply } from './reply.js';
 import type { World } from '../sandbox/world.js';
 import type { TimeDomain } from '../sandbox/time-domain.js';
+import type { RecordedEvents } from '../webhooks/hub.js';
 
 export type { Caller } from '../protocol/rate-limit.js';
 
@@ -55,6 +56,8 @@ export interface SandboxState {
   scenarios?: RequestScenarios;
   /** A transport fault a scenario planned: `sendReply` loses the answer instead of writing it. */
   fault?: FaultEffect;
+  /** Webhook events the handler recorded, published once the answer has left (src/http/publish-events.ts). */
+  events?: RecordedEvents;
 }
 
 /**

@@ -10,6 +10,7 @@ import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxMiddleware, SandboxState } from './context.js';
 import type { JobScenarioSource } from '../jobs/outcome.js';
 import { requestTime } from './identify-caller.js';
+import { RequestEvents } from './publish-events.js';
 import { reply } from './reply.js';
 import { RouteTable } from './route-table.js';
 import { successSerializer } from '../operations/serializer.js';
@@ -75,7 +76,17 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
     if (!input) throw new Error('dispatch must run after validateRequest');
     const scenarios = ctx.state.scenarios ?? NO_SCENARIOS;
     const { params, query, body } = input;
-    const result = op.handler({ params, query, body, store, apiKey, sandbox: requestTime(ctx).services, path: ctx.path, scenarios });
+    const result = op.handler({
+      params,
+      query,
+      body,
+      store,
+      apiKey,
+      sandbox: requestTime(ctx).services,
+      path: ctx.path,
+      scenarios,
+      events: new RequestEvents(ctx),
+    });
     if (result instanceof Promise) return result.then((settled) => write(ctx, settled));
     write(ctx, result);
     return Promise.resolve();

@@ -10,6 +10,8 @@ import { NOTHING_DEPRECATED, type DeprecationPredicate } from './deprecation.js'
 import { exampleFromSchema } from './example.js';
 import { tagObject } from './tags.js';
 import { errorResponse, errorStatuses, successResponse } from './responses.js';
+import { EVENT_CATALOG, eventSchema } from '../webhooks/event-catalog.js';
+import { ATTEMPT_TIMEOUT_MS } from '../webhooks/retry-schedule.js';
 
 /** Spec §9.1: the API description carries version 1.0.0. */
 export const API_VERSION = '1.0.0';
@@ -135,6 +137,50 @@ function referencedHeaders(paths: OpenApiDocument['paths']): Record<string, unkn
   return headers;
 }
 
+const WEBHOOK_TAG = 'Webhooks';
+
+/** The Standard Webhooks headers of every delivery (contract §4.3). */
+const WEBHOOK_HEADERS = [
+  { name: 'webhook-id', description: 'The event id (`evt_…`): the same on every attempt; de-duplicate on it.', pattern: '^evt_' },
+  {
+    name: 'webhook-timestamp',
+    description: "Unix seconds of the attempt in real time (not the account's virtual clock), as verifiers expect.",
+    pattern: '^[0-9]+$',
+  },
+  { name: 'webhook-signature', description: '`v1,<base64 HMAC-SHA256>` with the endpoint secret (Standard Webhooks).', pattern: '^v1,' },
+];
+
+/**
+ * OpenAPI 3.1 `webhooks`: one entry per event type, its payload the Event schema built around the
+ * very response schema the API answers with (src/webhooks/event-catalog.ts), hoisted into the same
+ * components, so a generated client types the receiver's input like the API's answers.
+ */
+function webhookObjects(registry: SchemaRegistry): Record<string, unknown> {
+  const webhooks: Record<string, unknown> = {};
+  for (const info of EVENT_CATALOG) {
+    const schema = eventSchema(info);
+    webhooks[info.type] = {
+      post: {
+        operationId: `${info.type.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase())}Webhook`,
+        summary: info.type,
+        description: `${info.description}\n\nAny 2xx answer within ${ATTEMPT_TIMEOUT_MS / 1000} s acknowledges it; anything else is retried (contract §4.3).`,
+        tags: [WEBHOOK_TAG],
+        security: [],
+        parameters: WEBHOOK_HEADERS.map(({ name, description, pattern }) => ({
+          name,
+          in: 'header',
+          required: true,
+          description,
+          schema: { type: 'string', pattern },
+        })),
+        requestBody: { required: true, content: { 'application/json': { schema: registry.hoist(schema) } } },
+        responses: { '200': { description: 'Acknowledged: any 2xx status will do.' } },
+      },
+    };
+  }
+  return webhooks;
+}
+
 export function buildOpenApiDocument(operations: readonly OperationDef[], options: DocumentOptions = {}): OpenApiDocument {
   const isDeprecated = options.isDeprecated ?? NOTHING_DEPRECATED;
   const registry = new SchemaRegistry();
@@ -145,6 +191,8 @@ export function buildOpenApiDocument(operations: readonly OperationDef[], option
     (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, deprecated, registry);
     if (!tags.includes(op.tag)) tags.push(op.tag);
   }
+  const webhooks = webhookObjects(registry);
+  tags.push(WEBHOOK_TAG);
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -159,6 +207,7 @@ export function buildOpenApiDocument(operations: readonly OperationDef[], option
     security: [{ [SECURITY_SCHEME_NAME]: [] }],
     tags: tags.map(tagObject),
     paths,
+    webhooks,
     components: {
       schemas: registry.schemas,
       headers: referencedHeaders(paths),

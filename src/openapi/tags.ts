@@ -15,6 +15,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Price variants': 'Unlink an experience from a price variant, revoking the access it granted (spec §4.10, §2.9).',
   Discounts: 'Delete a discount (spec §4.11, §2.9).',
   'Event sessions': 'Schedule sessions of an event experience (spec §4.12, §2.8).',
+  Webhooks:
+    'Events the sandbox POSTs to your webhook endpoints, signed by the Standard Webhooks scheme (spec §6, contract §4.3). Endpoints are managed with the admin API.',
 };
 
 export function tagObject(name: string): { name: string; description?: string } {

@@ -8,6 +8,7 @@ import type { JobServices } from '../jobs/create.js';
 import type { JobOutcomeRule, JobScenarioSource } from '../jobs/outcome.js';
 import type { RateLimiter } from '../protocol/rate-limiter.js';
 import type { ApiKeyRecord, JobRecord, KeyAccess } from '../store/records.js';
+import type { EventType } from './event-types.js';
 import type { AccountStore } from '../store/store.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -44,6 +45,18 @@ export interface HandlerServices extends JobServices {
   createApiKey(account: AccountStore, input?: NewApiKey): { key: ApiKeyRecord; token: string };
 }
 
+/**
+ * Where a handler records the webhook events its request causes (contract §4.3), at the place the
+ * state changes. Nothing is sent from here: the events are published right after the answer has
+ * been written (src/http/publish-events.ts), in the world the request captured.
+ */
+export interface EventSink {
+  /** An event of `type` whose `data.object` is `object`, the resource exactly as the answer shows it. */
+  emit(type: EventType, object: unknown): void;
+  /** A job just created: its `job.completed` / `job.failed` event comes when the account's clock reaches its end. */
+  watchJob(job: JobRecord): void;
+}
+
 export interface HandlerInput<Body, Query, Params> {
   /** The caller's account, already scoped: the only account a handler can reach. */
   store: AccountStore;
@@ -56,6 +69,8 @@ export interface HandlerInput<Body, Query, Params> {
   path: string;
   /** The scenarios acting on this request: pass them to `createJob` so scenario job effects apply. */
   scenarios: JobScenarioSource;
+  /** Webhook events caused by this request (contract §4.3). */
+  events: EventSink;
 }
 
 export interface HandlerResult {

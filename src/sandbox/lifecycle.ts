@@ -40,6 +40,7 @@ export function resetAccount(world: World, id: string): AccountStore | undefined
   const old = world.store.forAccount(id);
   if (!tenant?.birth || !old) return undefined;
   forgetActivity(world, old);
+  world.webhooks.resetAccount(id);
   const { birth } = tenant;
   const fresh = world.store.replaceAccount(structuredClone(birth.account));
   const records = structuredClone(birth.records);
@@ -61,6 +62,7 @@ export function deleteAccount(world: World, id: string): boolean {
   const account = world.store.forAccount(id);
   if (!account) return false;
   forgetActivity(world, account);
+  world.webhooks.deleteAccount(id);
   world.store.removeAccount(id);
   world.tenants.delete(id);
   return true;

@@ -47,6 +47,7 @@ export class Sandbox {
 
   /** Back to the boot state: accounts, keys, records, counters, journal and clock. */
   reset(): void {
+    this.world.close();
     this.world = new World(this.blueprint);
   }
 

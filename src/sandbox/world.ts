@@ -30,6 +30,7 @@ import { Store, type AccountStore } from '../store/store.js';
 import type { ClockBirth } from './account-clock.js';
 import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenant.js';
 import type { TimeDomain } from './time-domain.js';
+import { WebhookHub } from '../webhooks/hub.js';
 
 export type { NewApiKey } from '../operations/types.js';
 
@@ -79,6 +80,8 @@ export class World implements HandlerServices {
   /** The sandbox clock's domain: anonymous callers and every account that shares the clock. */
   readonly sharedTime: TimeDomain;
   readonly realTime: RealTimeSource;
+  /** Webhook endpoints, events and deliveries (contract §4.3); closed when the world is replaced. */
+  readonly webhooks: WebhookHub;
 
   /** Boots a generation: the fixture's accounts and keys, then the `scenarios` option's activations. */
   constructor(blueprint: WorldBlueprint) {
@@ -104,6 +107,15 @@ export class World implements HandlerServices {
     });
     this.scenarios = scenarios;
     this.jobOutcomeRules = [scenarios.jobOutcomeRule];
+    this.webhooks = new WebhookHub({
+      seed: options.seed,
+      realTime,
+      clockOf: (accountId) => this.timeOf(accountId).clock,
+      account: (accountId) => this.store.forAccount(accountId),
+      settleJob: (account, job) => this.timeOf(account.id).services.settleJob(account, job),
+      twist: (accountId, twist) => scenarios.webhookTwist(accountId, twist),
+      attemptTimeoutMs: options.webhookTimeoutMs,
+    });
     // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
     this.deprecations = new DeprecationRegistry(
       [...(fixture.deprecations ?? []).map(parseDeprecation), ...options.deprecations],
@@ -148,6 +160,11 @@ export class World implements HandlerServices {
 
   now(): number {
     return this.clock.now();
+  }
+
+  /** This generation is over (reset, server close): its webhooks stop, retries included, and attempts in flight are aborted. */
+  close(): void {
+    this.webhooks.close();
   }
 
   /** The time domain of an account: its own clock's, or the sandbox clock's (also for unknown ids). */

@@ -21,6 +21,7 @@ import type { JobOutcomeDecision } from '../jobs/outcome.js';
 import { compileQuerySchema, compileSchema, describeSchemaError } from '../operations/validation.js';
 import type { JsonSchema } from '../operations/types.js';
 import { FAULT_SHAPE, resolveFault, type FaultEffect } from './fault-effect.js';
+import { WEBHOOK_SHAPE, type WebhookTwist } from './webhook-effect.js';
 import { check, type Problem, type Shape } from './shape.js';
 
 /** The longest `delay_ms` an effect may ask for: long enough for any client timeout test, short enough for a test run. */
@@ -88,6 +89,7 @@ export const EFFECT_SHAPE: Shape = {
     },
     expire_key: { kind: 'true' },
     fault: FAULT_SHAPE,
+    webhook: WEBHOOK_SHAPE,
     deprecate: {
       kind: 'object',
       required: ['deprecated_at', 'sunset', 'link'],
@@ -123,6 +125,8 @@ export interface ResolvedEffect {
   /** Whole-second epoch ms and the link, checked against the six-month rule. */
   deprecate?: { deprecatedAt: number; sunset: number; link: string };
   job?: JobOutcomeDecision;
+  /** What goes wrong with the scoped accounts' webhooks (contract §4.3); never acts on a request. */
+  webhook?: WebhookTwist;
 }
 
 export interface ResolvedRule {
@@ -389,6 +393,7 @@ function resolveEffect(effect: Record<string, unknown>): ResolvedEffect {
     fault?: Parameters<typeof resolveFault>[0];
     deprecate?: { deprecated_at: string; sunset: string; link: string };
     job?: JobOutcomeDecision;
+    webhook?: WebhookTwist;
   };
   // Both answer the request: one effect cannot give two answers.
   if (raw.error && raw.expire_key)
@@ -399,6 +404,7 @@ function resolveEffect(effect: Record<string, unknown>): ResolvedEffect {
   if (raw.expire_key) resolved.expireKey = true;
   if (raw.fault) resolved.fault = resolveFault(raw.fault);
   if (raw.job) resolved.job = raw.job;
+  if (raw.webhook) resolved.webhook = raw.webhook;
   if (raw.deprecate) {
     try {
       // The operation is the one each request names; any valid id stands in for the check.

@@ -25,6 +25,7 @@ import type { Store } from '../store/store.js';
 import type { ScenarioCatalog } from './catalog.js';
 import { ScenarioParamsError, type ErrorEffect, type ResolvedEffect, type ResolvedRule, type ScenarioDefinition } from './definition.js';
 import type { FaultEffect } from './fault-effect.js';
+import type { WebhookTwist } from './webhook-effect.js';
 
 export interface ActivationInput {
   name: string;
@@ -428,6 +429,27 @@ export class ScenarioEngine {
     if (!operation) return false;
     for (const activation of this.index.forEveryCaller(operationId)) {
       if (activation.rules.some((rule) => rule.effect.deprecate !== undefined && ruleMatches(rule, operation))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether a scenario twists the account's webhooks this way now (contract §4.3): the newest live
+   * activation scoped to the account, or to no one, with a rule of that `webhook` part. Its chance is
+   * drawn and, when it acts, its `times` counted here, once per event (or batch).
+   */
+  webhookTwist(accountId: string, twist: WebhookTwist): boolean {
+    const candidates = [...this.active.values()].filter(
+      (activation) =>
+        activation.scope.apiKeyId === null &&
+        activation.scope.operationId === null &&
+        (activation.scope.accountId === null || activation.scope.accountId === accountId) &&
+        activation.rules.some((rule) => rule.effect.webhook === twist),
+    );
+    for (const activation of candidates.reverse()) {
+      if (!this.chance(activation)) continue;
+      this.consume(activation);
+      return true;
     }
     return false;
   }

@@ -7,7 +7,7 @@ import { runCli, startCli, type RunningCli } from '../support/cli.js';
 import { mockServers } from '../support/protocol.js';
 import { activate, activeScenarios } from '../support/scenarios.js';
 
-// Contract §3.5 and §4.2 (the transport faults), in the catalog's order.
+// Contract §3.5, §4.2 (the transport faults) and §4.3 (the webhook ones), in the catalog's order.
 const SHIPPED = [
   'connection-reset',
   'crawl-fails',
@@ -19,6 +19,9 @@ const SHIPPED = [
   'server-error',
   'slow-responses',
   'truncated-response',
+  'webhooks-badly-signed',
+  'webhooks-duplicated',
+  'webhooks-out-of-order',
 ];
 
 describe('GET /__admin/scenarios (contract §3.5)', () => {
@@ -41,6 +44,9 @@ describe('GET /__admin/scenarios (contract §3.5)', () => {
       'rate-limited': ['retry_after'],
       'server-error': [],
       'slow-responses': ['delay_ms'],
+      'webhooks-badly-signed': [],
+      'webhooks-duplicated': [],
+      'webhooks-out-of-order': [],
     });
     expect(res.body.active).toEqual([]);
   });

@@ -240,7 +240,7 @@ describe('invalid scenario files are refused at load (contract §3.5)', () => {
 describe('the shipped scenarios', () => {
   it('contract §3.5: every shipped file passes the full check, params schemas and defaults included (skipped at start-up)', () => {
     const files = readdirSync(path.join(PACKAGE_ROOT, 'scenarios')).filter((f) => f.endsWith('.json'));
-    expect(files).toHaveLength(10);
+    expect(files).toHaveLength(13);
     for (const file of files) {
       const raw = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'scenarios', file), 'utf8')) as unknown;
       expect(() => ScenarioDefinition.parse(path.basename(file, '.json'), file, raw, { checkParamSchemas: true }), file).not.toThrow();

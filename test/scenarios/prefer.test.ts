@@ -129,7 +129,7 @@ describe('Prefer: scenario=<name> (contract §3.5)', () => {
     const cases: Array<[string, RegExp]> = [
       [
         'scenario=no-such-thing',
-        /unknown scenario 'no-such-thing' \(available: connection-reset, crawl-fails, deprecated-operations, empty-response, keys-expired, no-response, rate-limited, server-error, slow-responses, truncated-response\)/,
+        /unknown scenario 'no-such-thing' \(available: connection-reset, crawl-fails, deprecated-operations, empty-response, keys-expired, no-response, rate-limited, server-error, slow-responses, truncated-response, webhooks-badly-signed, webhooks-duplicated, webhooks-out-of-order\)/,
       ],
       ['scenario=rate-limited; retry_after=soon', /retry_after: must be of type integer or null/],
       ['scenario=server-error; retry_after=5', /retry_after: is not a param of 'server-error' \(its params: none\)/],

@@ -19,8 +19,10 @@ export const createApiKey = defineOperation<{ name?: string | null }>({
   },
   success: { status: 201, description: 'The new key, with its secret.', schema: apiKeySchema },
   errors: [400, 401, 403, 422, 429, 500],
-  handler({ body, store, sandbox }) {
+  handler({ body, store, sandbox, events }) {
     const { key, token } = sandbox.createApiKey(store, { name: body.name ?? 'Default' });
+    // Without the secret: a webhook payload is logged and stored by receivers, a token must not travel in it.
+    events.emit('api_key.created', apiKeyView(key));
     return { body: apiKeyView(key, token) };
   },
 });

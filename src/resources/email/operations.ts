@@ -31,11 +31,13 @@ export const updateInbox = defineOperation<
   },
   success: { status: 200, description: 'The updated inbox.', schema: inboxSchema },
   errors: [400, 401, 403, 404, 422, 429],
-  handler({ params, body, store }) {
+  handler({ params, body, store, events }) {
     const inbox = required(store.collection('inboxes').get(params.id), 'inbox', params.id, 'id');
     if (body.display_name !== undefined) inbox.display_name = body.display_name;
     inbox.metadata = mergeMetadata(inbox.metadata, body.metadata ?? {});
-    return { body: inboxView(inbox) };
+    const view = inboxView(inbox);
+    events.emit('inbox.updated', view);
+    return { body: view };
   },
 });
 

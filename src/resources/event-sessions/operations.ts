@@ -38,7 +38,7 @@ export const createEventSession = defineOperation<CreateEventSessionBody, Record
   bodyRequired: true,
   success: { status: 201, description: 'The new event session.', schema: eventSessionSchema },
   errors: [400, 401, 403, 404, 422, 429, 500],
-  handler({ params, body, store, sandbox }) {
+  handler({ params, body, store, sandbox, events }) {
     const experience = required(
       store.collection('experiences').get(params.experience_id),
       'experience',
@@ -64,7 +64,9 @@ export const createEventSession = defineOperation<CreateEventSessionBody, Record
       repeat_frequency: body.repeat_frequency,
       created_at: sandbox.timestamp(),
     });
-    return { body: eventSessionView(session) };
+    const view = eventSessionView(session);
+    events.emit('event_session.created', view);
+    return { body: view };
   },
 });
 

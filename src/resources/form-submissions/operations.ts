@@ -4,6 +4,7 @@
  */
 import { defineOperation } from '../../operations/types.js';
 import { findOrCreateCustomer } from '../customers/match.js';
+import { customerView } from '../customers/schemas.js';
 import { required } from '../lookup.js';
 import { resolveAnswers } from './answers.js';
 import { createFormSubmissionBodySchema, formSubmissionSchema, formSubmissionView, type CreateFormSubmissionBody } from './schemas.js';
@@ -22,10 +23,11 @@ export const createFormSubmission = defineOperation<CreateFormSubmissionBody>({
   bodyRequired: true,
   success: { status: 201, description: 'The new form submission.', schema: formSubmissionSchema },
   errors: [400, 401, 403, 404, 422, 429, 500],
-  handler({ body, store, sandbox }) {
+  handler({ body, store, sandbox, events }) {
     const form = required(store.collection('forms').get(body.form_id), 'form', body.form_id, 'form_id');
     const { answers, email, name } = resolveAnswers(form, body);
-    const { customer } = findOrCreateCustomer(store, sandbox, email, name);
+    const { customer, created } = findOrCreateCustomer(store, sandbox, email, name);
+    if (created) events.emit('customer.created', customerView(customer));
     const now = sandbox.timestamp();
     const submission = store.collection('form_submissions').insert({
       id: sandbox.ids.next('fsub'),
@@ -48,7 +50,9 @@ export const createFormSubmission = defineOperation<CreateFormSubmissionBody>({
       status: 'sent',
       created_at: now,
     });
-    return { body: formSubmissionView(submission) };
+    const view = formSubmissionView(submission);
+    events.emit('form_submission.created', view);
+    return { body: view };
   },
 });
 

@@ -38,7 +38,7 @@ export const unlinkPriceVariantExperience = defineOperation<undefined, Record<st
   },
   success: { status: 200, description: 'The link deletion result.', schema: experienceLinkDeletionSchema },
   errors: [400, 401, 403, 404, 429, 500],
-  handler({ params, store, sandbox }) {
+  handler({ params, store, sandbox, events }) {
     const variant = required(
       store.collection('price_variants').get(params.price_variant_id),
       'price variant',
@@ -54,7 +54,9 @@ export const unlinkPriceVariantExperience = defineOperation<undefined, Record<st
     }
     variant.experience_ids = variant.experience_ids.filter((id) => id !== experience.id);
     revokeGrants(store, variant.id, experience.id, sandbox.timestamp());
-    return { body: { price_variant: variant.id, experience: experience.id, object: 'experience_link', deleted: true } };
+    const deletion = { price_variant: variant.id, experience: experience.id, object: 'experience_link', deleted: true };
+    events.emit('experience_link.deleted', deletion);
+    return { body: deletion };
   },
 });
 

@@ -4,6 +4,7 @@ import { MESSAGES } from '../../errors/messages.js';
 import { createJob } from '../../jobs/create.js';
 import { availableCredits } from '../../jobs/settle.js';
 import { defineOperation } from '../../operations/types.js';
+import { isAbsoluteHttpUrl } from '../../operations/urls.js';
 import type { CrawlInput } from '../../store/records.js';
 import { jobView } from '../jobs/schemas.js';
 import { crawlPageCount } from './crawl.js';
@@ -11,15 +12,7 @@ import { CRAWL_JOB, crawlBodySchema, crawlJobSchema } from './schemas.js';
 
 /** Absolute http(s) with a host: a rule the body schema cannot say with a useful message. */
 function checkCrawlUrl(url: string): void {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  const absoluteHttp = parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
-  // `new URL` forgives leading spaces and backslashes; a crawl URL must be written out exactly.
-  if (!absoluteHttp || !/^https?:\/\/[^\s/?#\\]/i.test(url) || /\s/.test(url)) throw validationFailed({ url: [MESSAGES.crawlUrl] });
+  if (!isAbsoluteHttpUrl(url)) throw validationFailed({ url: [MESSAGES.crawlUrl] });
 }
 
 export const crawlSite = defineOperation<CrawlInput>({
@@ -36,7 +29,7 @@ export const crawlSite = defineOperation<CrawlInput>({
   body: crawlBodySchema,
   success: { status: 201, description: 'The new job, queued.', schema: crawlJobSchema },
   errors: [400, 401, 402, 403, 422, 429, 500],
-  handler({ body, store, apiKey, sandbox, scenarios }) {
+  handler({ body, store, apiKey, sandbox, scenarios, events }) {
     checkCrawlUrl(body.url);
     const input: CrawlInput = { url: body.url, max_pages: body.max_pages, max_depth: body.max_depth };
     const settings = sandbox.jobSettings.crawl;
@@ -53,6 +46,7 @@ export const crawlSite = defineOperation<CrawlInput>({
       creditsHold: hold,
       scenarios,
     });
+    events.watchJob(job);
     return { body: jobView(job, sandbox.options.seed) };
   },
 });

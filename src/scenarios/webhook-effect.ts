@@ -1,0 +1,18 @@
+/**
+ * The `webhook` part of a scenario effect (contract §4.3): what the sandbox does wrong, on purpose,
+ * to the webhooks of the accounts in the activation's scope, so a receiver's defences are tested.
+ *
+ *   { "webhook": "duplicate" }      every delivery is sent twice (two deliveries, one `webhook-id`)
+ *   { "webhook": "newest_first" }   deliveries due together are sent newest event first
+ *   { "webhook": "wrong_secret" }   signed with a secret that is not the endpoint's
+ *
+ * A webhook is not a request: only the activation's `account_id` scope applies (an activation
+ * narrowed to an API key or an operation never acts on webhooks), and `times` counts events (for
+ * `newest_first`, batches sent out of order).
+ */
+import type { Shape } from './shape.js';
+
+export const WEBHOOK_TWISTS = ['duplicate', 'newest_first', 'wrong_secret'] as const;
+export type WebhookTwist = (typeof WEBHOOK_TWISTS)[number];
+
+export const WEBHOOK_SHAPE: Shape = { kind: 'enum', values: WEBHOOK_TWISTS };

@@ -1,0 +1,465 @@
+/**
+ * The webhooks of one world (contract §4.3): endpoints, the deliveries of each account and their
+ * schedule. Reset replaces the world and so the hub; `close()` stops the old one for good (its timer
+ * cleared, attempts in flight aborted), so nothing of it ever writes into the new world.
+ *
+ * Time: a delivery is due at a virtual instant of its account's clock (an event's own instant, then
+ * each retry's). Nothing runs on a timer per delivery. Deliveries run:
+ * - right after the answer of the request that caused them (`publish`);
+ * - when a clock call moves the account's clock (`runDue`, awaited by the admin API, so everything
+ *   due by the new time has happened when it answers, retries that fall due meanwhile included);
+ * - for accounts on a running clock, from ONE real timer armed for the soonest due item of the world.
+ *
+ * Each account drains its own queue, one attempt at a time, in due order: a receiver that never
+ * answers holds up its own account's deliveries only, never another account's or any request.
+ */
+import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
+import type { EventType } from '../operations/event-types.js';
+import { IdGenerator } from '../random.js';
+import type { WebhookTwist } from '../scenarios/webhook-effect.js';
+import type { JobRecord } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
+import { jobView } from '../resources/jobs/schemas.js';
+import { DueQueue } from './due-queue.js';
+import { eventTypeInfo, jobEventType } from './event-catalog.js';
+import {
+  acceptsType,
+  type DeliveryAttempt,
+  type DeliveryStatus,
+  type EventFilter,
+  type WebhookDeliveryView,
+  type WebhookEndpoint,
+  type WebhookEvent,
+} from './records.js';
+import { ATTEMPT_TIMEOUT_MS, nextAttemptAt } from './retry-schedule.js';
+import { endpointSecret, signatureHeaders, wrongSecret } from './signing.js';
+import { sendAttempt } from './transport.js';
+
+export interface WebhookHubDeps {
+  seed: string;
+  realTime: () => number;
+  /** The clock the account follows (its own or the sandbox's). */
+  clockOf(accountId: string): VirtualClock;
+  /** The account's current store; undefined once deleted. A reset makes a new one. */
+  account(accountId: string): AccountStore | undefined;
+  /** Brings the job up to the account's clock (its credits charged once), as a read of it would. */
+  settleJob(account: AccountStore, job: JobRecord): void;
+  /** Whether an active scenario applies `twist` to this account's webhooks now (counts its `times`). */
+  twist(accountId: string, twist: WebhookTwist): boolean;
+  /** Real ms an attempt may take (contract: 10 s); tests shorten it. */
+  attemptTimeoutMs?: number;
+  /** Deliveries kept per account; the oldest go first (a pending one is then never sent). */
+  deliveryLogSize?: number;
+}
+
+/** Deliveries kept per account by default: as many as a test could want to read, bounded under a frozen clock. */
+export const DEFAULT_DELIVERY_LOG_SIZE = 1000;
+
+interface Delivery {
+  readonly id: string;
+  readonly seq: number;
+  readonly accountId: string;
+  readonly endpoint: WebhookEndpoint;
+  readonly event: WebhookEvent;
+  /** The body, serialized once: the same bytes (and so the same signature input) on every attempt. */
+  readonly payload: string;
+  readonly wrongSecret: boolean;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  /** Virtual ms of the next attempt while pending. */
+  nextAt: number | undefined;
+}
+
+/** One account's webhooks. Replaced on account reset, so attempts in flight can tell they are stale. */
+class AccountWebhooks {
+  readonly endpoints = new Map<string, WebhookEndpoint>();
+  /** Oldest first. */
+  readonly deliveries = new Map<string, Delivery>();
+  readonly due = new DueQueue<Delivery>();
+  /** Unfinished jobs by their end: their event is due then. */
+  readonly jobs = new DueQueue<JobRecord>();
+  draining: Promise<void> | undefined;
+  again = false;
+
+  constructor(readonly id: string) {}
+
+  firstDueAt(): number | undefined {
+    const a = this.due.firstAt();
+    const b = this.jobs.firstAt();
+    return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+  }
+}
+
+/** What a request recorded (src/http/publish-events.ts): events at their instant, and jobs to watch. */
+export interface RecordedEvents {
+  events: Array<{ type: EventType; object: unknown; at: number }>;
+  jobs: JobRecord[];
+}
+
+export interface DeliveryFilter {
+  account_id?: string;
+  endpoint_id?: string;
+  event_type?: EventType;
+  status?: DeliveryStatus;
+  limit: number;
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export class WebhookHub {
+  private readonly accounts = new Map<string, AccountWebhooks>();
+  private readonly endpointIndex = new Map<string, WebhookEndpoint>();
+  private readonly deliveryIndex = new Map<string, Delivery>();
+  /** Its own stream, so webhooks never shift the ids of records (same seed + same requests = same bytes). */
+  private readonly ids: IdGenerator;
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private seq = 0;
+  private readonly timeoutMs: number;
+  private readonly logSize: number;
+
+  constructor(private readonly deps: WebhookHubDeps) {
+    this.ids = new IdGenerator(`webhooks:${deps.seed}`);
+    this.timeoutMs = deps.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    this.logSize = deps.deliveryLogSize ?? DEFAULT_DELIVERY_LOG_SIZE;
+  }
+
+  // ---- endpoints ----
+
+  createEndpoint(input: { accountId: string; url: string; events: EventFilter; secret?: string | undefined }): WebhookEndpoint {
+    const id = this.ids.next('we');
+    const endpoint: WebhookEndpoint = {
+      id,
+      object: 'webhook_endpoint',
+      account_id: input.accountId,
+      url: input.url,
+      events: [...input.events],
+      secret: input.secret ?? endpointSecret(this.deps.seed, id),
+      status: 'enabled',
+      created_at: isoTimestamp(this.deps.clockOf(input.accountId).now()),
+    };
+    this.stateOf(input.accountId).endpoints.set(id, endpoint);
+    this.endpointIndex.set(id, endpoint);
+    return endpoint;
+  }
+
+  endpoint(id: string): WebhookEndpoint | undefined {
+    return this.endpointIndex.get(id);
+  }
+
+  /** Oldest first; one account's, or every account's. */
+  endpoints(accountId?: string): WebhookEndpoint[] {
+    if (accountId !== undefined) return [...(this.accounts.get(accountId)?.endpoints.values() ?? [])];
+    return [...this.endpointIndex.values()];
+  }
+
+  /** Gone, with its pending deliveries: they end `failed` and are never attempted again. */
+  deleteEndpoint(id: string): boolean {
+    const endpoint = this.endpointIndex.get(id);
+    if (!endpoint) return false;
+    this.endpointIndex.delete(id);
+    const state = this.accounts.get(endpoint.account_id);
+    state?.endpoints.delete(id);
+    for (const delivery of state?.deliveries.values() ?? []) {
+      if (delivery.endpoint !== endpoint || delivery.status !== 'pending') continue;
+      state?.due.delete(delivery);
+      delivery.status = 'failed';
+      delivery.nextAt = undefined;
+    }
+    this.arm();
+    return true;
+  }
+
+  // ---- events ----
+
+  /** Events a request recorded, published after its answer; dropped if the account was reset or deleted meanwhile. */
+  publish(account: AccountStore, recorded: RecordedEvents): void {
+    if (this.closed || this.deps.account(account.id) !== account) return;
+    // Nothing subscribed and no job to watch: nothing to keep for this account.
+    if (recorded.jobs.length === 0 && !this.accounts.get(account.id)?.endpoints.size) return;
+    const state = this.stateOf(account.id);
+    for (const job of recorded.jobs) state.jobs.add(job.timeline.ends_at_ms, job);
+    for (const { type, object, at } of recorded.events) this.raise(state, type, object, at);
+    this.kick(state);
+  }
+
+  /** `POST /__admin/events`: an event of `type` about a record of the account (or a sample), sent like any other. */
+  trigger(account: AccountStore, type: EventType): WebhookEvent {
+    const now = this.deps.clockOf(account.id).now();
+    const object = eventTypeInfo(type).sample({ account, ids: this.ids, seed: this.deps.seed, now });
+    const state = this.stateOf(account.id);
+    const event = this.raise(state, type, object, now, true);
+    this.kick(state);
+    return event!;
+  }
+
+  /**
+   * Makes the event and one delivery per endpoint that takes its type, due at `at`. No endpoint, no
+   * event (nothing would show it), unless `always`.
+   */
+  private raise(state: AccountWebhooks, type: EventType, object: unknown, at: number, always = false): WebhookEvent | undefined {
+    const endpoints = [...state.endpoints.values()].filter((endpoint) => acceptsType(endpoint.events, type));
+    if (endpoints.length === 0 && !always) return undefined;
+    const event: WebhookEvent = {
+      id: this.ids.next('evt'),
+      object: 'event',
+      type,
+      created_at: isoTimestamp(at),
+      account_id: state.id,
+      data: { object: structuredClone(object) },
+    };
+    if (endpoints.length === 0) return event;
+    const payload = JSON.stringify(event);
+    const copies = this.deps.twist(state.id, 'duplicate') ? 2 : 1;
+    const badlySigned = this.deps.twist(state.id, 'wrong_secret');
+    for (const endpoint of endpoints) {
+      for (let copy = 0; copy < copies; copy++) this.addDelivery(state, endpoint, event, payload, at, badlySigned);
+    }
+    return event;
+  }
+
+  private addDelivery(
+    state: AccountWebhooks,
+    endpoint: WebhookEndpoint,
+    event: WebhookEvent,
+    payload: string,
+    at: number,
+    badlySigned: boolean,
+  ) {
+    const delivery: Delivery = {
+      id: this.ids.next('whd'),
+      seq: ++this.seq,
+      accountId: state.id,
+      endpoint,
+      event,
+      payload,
+      wrongSecret: badlySigned,
+      status: 'pending',
+      attempts: [],
+      nextAt: at,
+    };
+    state.deliveries.set(delivery.id, delivery);
+    this.deliveryIndex.set(delivery.id, delivery);
+    state.due.add(at, delivery);
+    // Bounded like the journal: the oldest delivery goes (if still pending, it is never sent).
+    if (state.deliveries.size > this.logSize) {
+      const oldest = state.deliveries.values().next().value!;
+      state.deliveries.delete(oldest.id);
+      this.deliveryIndex.delete(oldest.id);
+      state.due.delete(oldest);
+    }
+  }
+
+  /** A job reached its end on the account's clock: settled as a read would, then its event. */
+  private jobEnded(state: AccountWebhooks, job: JobRecord): void {
+    const account = this.deps.account(state.id);
+    if (!account || account.collection('jobs').get(job.id) !== job) return;
+    this.deps.settleJob(account, job);
+    const type = jobEventType(job.status);
+    if (type) this.raise(state, type, jobView(job, this.deps.seed), job.timeline.ends_at_ms);
+  }
+
+  // ---- running deliveries ----
+
+  /** Runs everything due in the accounts `which` selects, on their clocks, and resolves once all of it has happened. */
+  async runDue(which: (accountId: string) => boolean = () => true): Promise<void> {
+    const runs = [...this.accounts.values()].filter((state) => which(state.id)).map((state) => this.drain(state));
+    await Promise.all(runs);
+    this.arm();
+  }
+
+  /** Starts the account's drain without waiting for it (after a request's answer). */
+  private kick(state: AccountWebhooks): void {
+    void this.drain(state);
+  }
+
+  /** One drain per account at a time; a call during one joins it (and makes it look again before it ends). */
+  private drain(state: AccountWebhooks): Promise<void> {
+    if (state.draining) {
+      state.again = true;
+      return state.draining;
+    }
+    const run = async () => {
+      do {
+        state.again = false;
+        await this.drainDue(state);
+      } while (state.again && this.isCurrent(state));
+    };
+    state.draining = run()
+      .catch(() => {
+        // An attempt never throws (transport failures are failed attempts); nothing may escape a timer.
+      })
+      .finally(() => {
+        state.draining = undefined;
+        this.arm();
+      });
+    return state.draining;
+  }
+
+  private isCurrent(state: AccountWebhooks): boolean {
+    return !this.closed && this.accounts.get(state.id) === state;
+  }
+
+  /**
+   * Until nothing is due on the account's clock: jobs that ended raise their events, then the due
+   * deliveries are attempted in due order (newest event first under `webhooks-out-of-order`). A
+   * failed attempt's retry falls due at attempt + delay; if that is still within the clock's now
+   * (an advance of an hour passes the 5 s and 5 min retries), the next round attempts it.
+   */
+  private async drainDue(state: AccountWebhooks): Promise<void> {
+    while (this.isCurrent(state)) {
+      const now = this.deps.clockOf(state.id).now();
+      for (const job of state.jobs.upTo(now)) {
+        state.jobs.delete(job);
+        this.jobEnded(state, job);
+      }
+      let due = state.due.upTo(now);
+      if (due.length === 0) return;
+      if (due.length > 1 && this.deps.twist(state.id, 'newest_first')) due = [...due].sort((a, b) => b.seq - a.seq);
+      for (const delivery of due) {
+        if (!this.isCurrent(state) || delivery.status !== 'pending' || delivery.nextAt === undefined) continue;
+        state.due.delete(delivery);
+        await this.attempt(state, delivery, delivery.nextAt);
+      }
+    }
+  }
+
+  private async attempt(state: AccountWebhooks, delivery: Delivery, at: number): Promise<void> {
+    const { endpoint, event, payload } = delivery;
+    const secret = delivery.wrongSecret ? wrongSecret(this.deps.seed, endpoint.id) : endpoint.secret;
+    const headers = signatureHeaders(secret, event.id, new Date(this.deps.realTime()), payload);
+    const outcome = await sendAttempt({
+      url: endpoint.url,
+      payload,
+      headers,
+      timeoutMs: this.timeoutMs,
+      abort: this.abort.signal,
+      realTime: this.deps.realTime,
+    });
+    // Reset, deleted or closed meanwhile: the answer belongs to a state nobody can see any more.
+    if (!this.isCurrent(state) || !state.deliveries.has(delivery.id)) return;
+    delivery.attempts.push({
+      at: isoTimestamp(at),
+      status_code: outcome.statusCode,
+      error: outcome.error,
+      duration_ms: outcome.durationMs,
+    });
+    if (outcome.error === null) {
+      delivery.status = 'succeeded';
+      delivery.nextAt = undefined;
+      return;
+    }
+    // Its endpoint was deleted during the attempt: no retry.
+    if (delivery.status !== 'pending') return;
+    const next = nextAttemptAt(at, delivery.attempts.length);
+    delivery.nextAt = next;
+    if (next === undefined) delivery.status = 'failed';
+    else state.due.add(next, delivery);
+  }
+
+  /** ONE real timer for the world: the soonest due item among accounts whose clock runs. Re-armed on every change. */
+  private arm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.closed) return;
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const state of this.accounts.values()) {
+      // A draining account re-arms the timer when its drain ends.
+      if (state.draining) continue;
+      const clock = this.deps.clockOf(state.id);
+      const first = state.firstDueAt();
+      if (clock.mode !== 'running' || first === undefined) continue;
+      soonest = Math.min(soonest, first - clock.now());
+    }
+    if (soonest === Number.POSITIVE_INFINITY) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.runDue((id) => this.deps.clockOf(id).mode === 'running');
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, soonest)),
+    );
+    // Never what keeps a process (or a test runner) alive.
+    this.timer.unref();
+  }
+
+  // ---- accounts and the world ----
+
+  /** Account reset (contract §4.1): its deliveries and watched jobs are gone; its endpoints stay. */
+  resetAccount(accountId: string): void {
+    const old = this.accounts.get(accountId);
+    if (!old) return;
+    this.forgetDeliveries(old);
+    const fresh = new AccountWebhooks(accountId);
+    for (const [id, endpoint] of old.endpoints) fresh.endpoints.set(id, endpoint);
+    this.accounts.set(accountId, fresh);
+    this.arm();
+  }
+
+  /** Account deletion: its endpoints, deliveries and watched jobs are gone. */
+  deleteAccount(accountId: string): void {
+    const old = this.accounts.get(accountId);
+    if (!old) return;
+    this.forgetDeliveries(old);
+    for (const id of old.endpoints.keys()) this.endpointIndex.delete(id);
+    this.accounts.delete(accountId);
+    this.arm();
+  }
+
+  private forgetDeliveries(state: AccountWebhooks): void {
+    for (const id of state.deliveries.keys()) this.deliveryIndex.delete(id);
+  }
+
+  /** For good: the timer cleared and attempts in flight aborted (reset, server close). Nothing waits for retries. */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.abort.abort();
+  }
+
+  private stateOf(accountId: string): AccountWebhooks {
+    let state = this.accounts.get(accountId);
+    if (!state) this.accounts.set(accountId, (state = new AccountWebhooks(accountId)));
+    return state;
+  }
+
+  // ---- the log ----
+
+  delivery(id: string): WebhookDeliveryView | undefined {
+    const delivery = this.deliveryIndex.get(id);
+    return delivery && deliveryView(delivery);
+  }
+
+  /** Newest first, filtered; `hasMore` when more matched than `limit`. */
+  deliveries(filter: DeliveryFilter): { data: WebhookDeliveryView[]; hasMore: boolean } {
+    const source =
+      filter.account_id !== undefined
+        ? [...(this.accounts.get(filter.account_id)?.deliveries.values() ?? [])]
+        : [...this.deliveryIndex.values()];
+    const data: WebhookDeliveryView[] = [];
+    for (let i = source.length - 1; i >= 0; i--) {
+      const delivery = source[i]!;
+      if (filter.endpoint_id !== undefined && delivery.endpoint.id !== filter.endpoint_id) continue;
+      if (filter.event_type !== undefined && delivery.event.type !== filter.event_type) continue;
+      if (filter.status !== undefined && delivery.status !== filter.status) continue;
+      if (data.length === filter.limit) return { data, hasMore: true };
+      data.push(deliveryView(delivery));
+    }
+    return { data, hasMore: false };
+  }
+}
+
+function deliveryView(delivery: Delivery): WebhookDeliveryView {
+  return {
+    id: delivery.id,
+    object: 'webhook_delivery',
+    account_id: delivery.accountId,
+    endpoint_id: delivery.endpoint.id,
+    event: delivery.event,
+    status: delivery.status,
+    attempts: delivery.attempts.map((attempt) => ({ ...attempt })),
+    next_attempt_at: delivery.status === 'pending' && delivery.nextAt !== undefined ? isoTimestamp(delivery.nextAt) : null,
+  };
+}

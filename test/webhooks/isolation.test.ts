@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { startReceiver } from '../support/receiver.js';
+import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
+
+const receiver = useReceivers();
+
+describe('issue 18: deliveries of one account never wait on another (contract §4.3, §4.1)', () => {
+  it("issue 18: account A's receiver holds the socket; B's delivery still arrives, and A's is recorded failed after its timeout", async () => {
+    const silent = await receiver(() => 'hang');
+    const healthy = await receiver();
+    // Shortened so the test does not wait 10 s; nothing below measures time.
+    const s = sandbox({ webhookTimeout: 200 });
+    await s.endpoint(silent.url, {}, ACCOUNTS.free);
+    await s.endpoint(healthy.url, {}, ACCOUNTS.paid);
+    await s.trigger('inbox.updated', ACCOUNTS.free);
+    await silent.received(1);
+    // A's attempt is in flight and unanswered: B's request and B's delivery go through.
+    expect((await s.api.get('/v1/auth/keys').set(bearer(KEYS.paid))).status).toBe(200);
+    await s.trigger('inbox.updated', ACCOUNTS.paid);
+    await healthy.received(1);
+    // A's clock call waits for A's attempt, which ends at its timeout.
+    await s.api.post(`/__admin/accounts/${ACCOUNTS.free}/clock/advance`).send({ seconds: 0 });
+    const [a] = await s.deliveries({ account_id: ACCOUNTS.free });
+    expect(a).toMatchObject({ status: 'pending', attempts: [{ status_code: null, error: 'no answer within 200 ms' }] });
+    expect(await s.deliveries({ account_id: ACCOUNTS.paid })).toMatchObject([{ status: 'succeeded' }]);
+  });
+
+  it("contract §4.1: an account's own clock advance delivers its due webhooks, and no other account's", async () => {
+    const hooks = await receiver(() => 500);
+    const s = sandbox();
+    await s.endpoint(hooks.url, {}, ACCOUNTS.free);
+    await s.endpoint(hooks.url, {}, ACCOUNTS.paid);
+    await s.trigger('inbox.updated', ACCOUNTS.free);
+    await s.trigger('inbox.updated', ACCOUNTS.paid);
+    await hooks.received(2);
+    await s.advance(0);
+    await s.api.post(`/__admin/accounts/${ACCOUNTS.free}/clock/advance`).send({ seconds: 5 });
+    expect(hooks.arrivals.filter((a) => a.json.account_id === ACCOUNTS.free)).toHaveLength(2);
+    expect(hooks.arrivals.filter((a) => a.json.account_id === ACCOUNTS.paid)).toHaveLength(1);
+    // The paid account still shares the sandbox clock, which has not moved.
+    expect(await s.deliveries({ account_id: ACCOUNTS.paid })).toMatchObject([{ next_attempt_at: '2026-01-15T12:00:05Z' }]);
+  });
+
+  it('contract §4.3: on a running clock a job end is sent by the timer, without a clock call', async () => {
+    const hooks = await receiver();
+    const s = sandbox({ clock: 'running' });
+    await s.endpoint(hooks.url, { events: ['job.completed'] });
+    const crawl = await s.api.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/', max_pages: 1 });
+    const [arrival] = await hooks.received(1);
+    expect(arrival!.json.data.object).toMatchObject({ id: crawl.body.id, status: 'completed' });
+  });
+
+  it('contract §4.3: on a running clock a due retry is sent by the timer, without a clock call', async () => {
+    const hooks = await receiver((n) => (n === 0 ? 500 : 204));
+    const s = sandbox({ clock: 'running' });
+    await s.endpoint(hooks.url);
+    await s.trigger('inbox.updated');
+    // The retry is due 5 s later: the test waits for it to arrive, however long that takes.
+    const arrivals = await hooks.received(2);
+    expect(arrivals[1]!.headers['webhook-id']).toBe(arrivals[0]!.headers['webhook-id']);
+  });
+});
+
+describe('issue 18: reset, deletion and the clock going back (contract §4.3, §4.1)', () => {
+  it('contract §4.3: a reset mid-delivery aborts the attempt, and nothing of the old world reaches the new one', async () => {
+    const hooks = await receiver(() => 'hang');
+    const s = sandbox();
+    await s.endpoint(hooks.url);
+    await s.trigger('inbox.updated');
+    await hooks.received(1);
+    const old = s.app.sandbox.world;
+    expect((await s.api.post('/__admin/reset')).status).toBe(200);
+    await s.advance(86_400);
+    expect(await s.deliveries()).toEqual([]);
+    expect((await s.api.get('/__admin/webhook_endpoints')).body.data).toEqual([]);
+    // The old world's delivery was aborted and never retried.
+    expect(old.webhooks.deliveries({ limit: 10 }).data[0]!.attempts).toEqual([]);
+    expect(hooks.arrivals).toHaveLength(1);
+  });
+
+  it('contract §4.1: deleting an account drops its endpoints and pending deliveries', async () => {
+    const hooks = await receiver(() => 500);
+    const s = sandbox();
+    const created = await s.api.post('/__admin/accounts').send({});
+    const id = created.body.account.id as string;
+    const endpoint = await s.endpoint(hooks.url, {}, id);
+    await s.deliverOnce(hooks, 'inbox.updated', id);
+    await s.api.delete(`/__admin/accounts/${id}`);
+    await s.advance(86_400);
+    expect(hooks.arrivals).toHaveLength(1);
+    expect((await s.api.get(`/__admin/webhook_endpoints/${endpoint.id}`)).status).toBe(404);
+    expect(await s.deliveries()).toEqual([]);
+  });
+
+  it('contract §4.1: an account reset drops its deliveries and keeps its endpoints', async () => {
+    const hooks = await receiver(() => 500);
+    const s = sandbox();
+    const endpoint = await s.endpoint(hooks.url);
+    await s.deliverOnce(hooks);
+    await s.api.post(`/__admin/accounts/${ACCOUNTS.free}/reset`);
+    await s.advance(86_400);
+    expect(hooks.arrivals).toHaveLength(1);
+    expect(await s.deliveries({ account_id: ACCOUNTS.free })).toEqual([]);
+    expect((await s.api.get(`/__admin/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
+  });
+
+  it('contract §4.3: setting the clock back never sends an event again', async () => {
+    const hooks = await receiver();
+    const s = sandbox();
+    await s.endpoint(hooks.url);
+    await s.api.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/', max_pages: 1 });
+    await s.advance(600);
+    expect(hooks.arrivals.map((a) => a.json.type)).toEqual(['job.completed']);
+    await s.api.post('/__admin/clock').send({ now: '2026-01-15T11:00:00Z' });
+    await s.advance(7200);
+    expect(hooks.arrivals).toHaveLength(1);
+  });
+
+  it('issue 18: pending deliveries under a frozen clock are bounded per account, the oldest dropped', async () => {
+    // Nothing listens on this endpoint: every attempt fails at once and stays pending for its retry.
+    const closed = await startReceiver();
+    const url = closed.url;
+    await closed.close();
+    const s = sandbox();
+    await s.endpoint(url);
+    const account = s.app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
+    for (let i = 0; i < 1100; i++) s.app.sandbox.world.webhooks.trigger(account, 'inbox.updated');
+    await s.advance(0);
+    const page = (await s.api.get('/__admin/webhook_deliveries').query({ limit: 1000 })).body;
+    expect(page.data).toHaveLength(1000);
+    expect(page.has_more).toBe(false);
+    expect(page.data.every((d: { status: string }) => d.status === 'pending')).toBe(true);
+  });
+});
