@@ -84,7 +84,8 @@ export class Collection<T extends Identified> {
 
   /**
    * Changes a record in place; the way to change a field an index files it under (the record then
-   * moves between buckets). Its place in the order stays. `undefined` for an unknown id.
+   * moves between buckets). Its place in the order stays (it was fixed by `created_at` on insert),
+   * and its `id` must not change. `undefined` for an unknown id.
    */
   update(id: string, change: (record: T) => void): T | undefined {
     const key = this.keyById.get(id);
