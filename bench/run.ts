@@ -9,7 +9,9 @@
  *   3. CLI cold start to the first answer, and RSS after the load;
  *   4. page latency of GET /v1/experiences on collections of 1k, 100k and 1M records;
  *   5. job polling with 10 and with 10k live jobs, then one admin read that settles them all;
- *   6. memory: the heap after long runs that used to grow without bound (bench/memory.ts).
+ *   6. memory: the heap after long runs that used to grow without bound (bench/memory.ts);
+ *   7. list filters (`type`, `label`, `direction`) and journal filters (`account_id`, deep cursors)
+ *      at 1k to 1M records (bench/filters.ts).
  * Every loop is bounded in count and time; the whole run takes about four minutes on 2 cores.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, type MockApp } from '../src/app.js';
+import { filters } from './filters.js';
 import { listenerOf } from './koa-listener.js';
 import { cpuMs, fmt, load, median, percentile, pickDriver, rssMiB, startChild, type ChildServer, type LoadResult } from './lib.js';
 
@@ -506,7 +509,7 @@ async function main(): Promise<void> {
     `Command: \`npm run bench\`. Machine: ${os.cpus().length} × ${cpu}, ${fmt(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}.`,
   );
   out();
-  // `--only throughput|in-process|cold|pages|jobs|memory` runs one section (a quick look; the targets table then shows n/a).
+  // `--only throughput|in-process|cold|pages|jobs|memory|filters` runs one section (a quick look; the targets table then shows n/a).
   const only = process.argv[process.argv.indexOf('--only') + 1];
   const wanted = (section: string) => !process.argv.includes('--only') || only === section;
   const { rss, statusRatio, floorRatio, cpuRatio } = wanted('throughput')
@@ -517,6 +520,7 @@ async function main(): Promise<void> {
   const pageRatio = wanted('pages') ? await pages() : NaN;
   const jobRatio = wanted('jobs') ? await jobs() : NaN;
   const idempotencyGrowth = wanted('memory') ? await memory() : NaN;
+  const filterRatio = wanted('filters') ? await filters(out) : NaN;
   out('## Targets');
   out();
   out('| target | measured | met |');
@@ -527,6 +531,7 @@ async function main(): Promise<void> {
   out(`| (for reference) Koa + the mandated headers / bare Koa | ${fmt(floorRatio, 2)} × | — |`);
   out(`| cold start < 300 ms | ${fmt(cold)} ms | ${met(cold, cold < 300)} |`);
   out(`| page latency 1M vs 1k within 2× | ${fmt(pageRatio, 2)} × | ${met(pageRatio, pageRatio <= 2)} |`);
+  out(`| list and journal filters 1M vs 1k within 2× (worst of six) | ${fmt(filterRatio, 2)} × | ${met(filterRatio, filterRatio <= 2)} |`);
   out(`| job poll with 10k live jobs vs 10 (no target; reported) | ${fmt(jobRatio, 2)} × | — |`);
   out(`| RSS after load (no target; reported) | ${fmt(rss, 1)} MiB | — |`);
   out(

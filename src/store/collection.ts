@@ -1,10 +1,8 @@
 import { BTree, type BTreeOf as GenericBTree } from './btree.js';
+import { compareOrderKeys, SecondaryIndex, type IndexDefinition, type OrderKey } from './secondary-index.js';
 
-/** Position of a record in the one order of every list: creation time, then creation sequence. */
-export type OrderKey = readonly [createdMs: number, seq: number];
+export type { OrderKey };
 type BTreeOf<V> = GenericBTree<OrderKey, V>;
-
-const compareOrderKeys = (a: OrderKey, b: OrderKey): number => a[0] - b[0] || a[1] - b[1];
 
 export interface Identified {
   id: string;
@@ -15,6 +13,13 @@ export interface PageRequest<T> {
   /** Id of the last item of the previous page; must be (or have been) in this collection. */
   startingAfter?: string | undefined;
   filter?: ((record: T) => boolean) | undefined;
+  /** Only the records an index files under `key`, walked in the index instead of the whole collection. */
+  index?: IndexQuery<T> | undefined;
+}
+
+export interface IndexQuery<T> {
+  by: IndexDefinition<T>;
+  key: string;
 }
 
 export interface Page<T> {
@@ -36,7 +41,7 @@ function createdMs(record: Identified): number {
  * the same second keep the order they were made in). Seeders may insert back-dated records in any
  * order and lists still come out newest first. The records live in a B+ tree keyed by that pair and
  * an id -> key map, so a page costs O(log n + limit) however large the collection grows (a filter
- * adds the records it skips).
+ * adds the records it skips; a filter by an index does not: it walks only the matching records).
  *
  * A deleted record's position is kept (a tombstone of two numbers), so a client that deletes the
  * records of a page and then asks for the next page with `starting_after` = the last deleted id
@@ -47,6 +52,11 @@ export class Collection<T extends Identified> {
   private readonly keyById = new Map<string, OrderKey>();
   private readonly deletedKeyById = new Map<string, OrderKey>();
   private nextSeq = 0;
+  /**
+   * Secondary indexes, built the first time a page asks for one (a collection nobody filters pays
+   * nothing) and kept up to date by insert, update and delete from then on.
+   */
+  private readonly indexes = new Map<IndexDefinition<T>, SecondaryIndex<T>>();
 
   get size(): number {
     return this.keyById.size;
@@ -68,6 +78,25 @@ export class Collection<T extends Identified> {
     const key: OrderKey = [createdMs(record), this.nextSeq++];
     this.keyById.set(record.id, key);
     this.byOrder.set(key, record);
+    for (const index of this.indexes.values()) index.add(key, record);
+    return record;
+  }
+
+  /**
+   * Changes a record in place; the way to change a field an index files it under (the record then
+   * moves between buckets). Its place in the order stays (it was fixed by `created_at` on insert),
+   * and its `id` must not change. `undefined` for an unknown id.
+   */
+  update(id: string, change: (record: T) => void): T | undefined {
+    const key = this.keyById.get(id);
+    const record = key === undefined ? undefined : this.byOrder.get(key);
+    if (key === undefined || record === undefined) return undefined;
+    for (const index of this.indexes.values()) index.remove(key, record);
+    try {
+      change(record);
+    } finally {
+      for (const index of this.indexes.values()) index.add(key, record);
+    }
     return record;
   }
 
@@ -77,6 +106,7 @@ export class Collection<T extends Identified> {
     const record = this.byOrder.get(key);
     this.keyById.delete(id);
     this.byOrder.delete(key);
+    if (record !== undefined) for (const index of this.indexes.values()) index.remove(key, record);
     this.deletedKeyById.set(id, key);
     return record;
   }
@@ -99,15 +129,16 @@ export class Collection<T extends Identified> {
 
   /** Newest first, starting after `startingAfter`; `undefined` when the cursor was never in this collection. */
   page(request: PageRequest<T>): Page<T> | undefined {
-    let iterator: IterableIterator<[OrderKey, T]>;
+    let cursor: OrderKey | undefined;
     if (request.startingAfter !== undefined) {
-      const key = this.keyById.get(request.startingAfter) ?? this.deletedKeyById.get(request.startingAfter);
-      if (key === undefined) return undefined;
-      // Starts at the cursor's position (skipping it if it is still there) and walks towards older records.
-      iterator = this.byOrder.entriesReversed(key, undefined, true);
-    } else {
-      iterator = this.byOrder.entriesReversed();
+      cursor = this.keyById.get(request.startingAfter) ?? this.deletedKeyById.get(request.startingAfter);
+      if (cursor === undefined) return undefined;
     }
+    // An index bucket holds the same keys as the main tree, so the cursor's position means the same in both.
+    const tree = request.index ? this.indexed(request.index.by).bucket(request.index.key) : this.byOrder;
+    if (tree === undefined) return { data: [], hasMore: false };
+    // Starts at the cursor's position (skipping it if it is there) and walks towards older records.
+    const iterator = cursor === undefined ? tree.entriesReversed() : tree.entriesReversed(cursor, undefined, true);
     const data: T[] = [];
     for (const [, record] of iterator) {
       if (request.filter && !request.filter(record)) continue;
@@ -116,5 +147,16 @@ export class Collection<T extends Identified> {
       data.push(record);
     }
     return { data, hasMore: false };
+  }
+
+  /** The index of `definition`, built from the records held now the first time it is asked for. */
+  private indexed(definition: IndexDefinition<T>): SecondaryIndex<T> {
+    let index = this.indexes.get(definition);
+    if (!index) {
+      index = new SecondaryIndex(definition);
+      for (const [key, record] of this.byOrder.entries()) index.add(key, record);
+      this.indexes.set(definition, index);
+    }
+    return index;
   }
 }

@@ -3,6 +3,7 @@ import { listPage, type ListQuery } from '../../operations/pagination.js';
 import { listEnvelopeSchema, openObjectSchema, paginatedQuery, prefixedIdSchema } from '../../operations/schemas.js';
 import { defineOperation } from '../../operations/types.js';
 import { required } from '../lookup.js';
+import { inboxMessagesKey, MESSAGES_BY_INBOX } from './indexes.js';
 import { mergeMetadata } from './metadata.js';
 import { inboxSchema, inboxView, messageSchema, messageView } from './schemas.js';
 
@@ -63,17 +64,11 @@ export const listInboxMessages = defineOperation<
   handler({ params, query, store, path }) {
     const inbox = required(store.collection('inboxes').get(params.inbox_id), 'inbox', params.inbox_id, 'inbox_id');
     const { label, direction } = query;
-    const filters = label !== undefined || direction !== undefined;
     return {
       body: listPage(store.collection('messages'), query, {
         url: path,
         scope: (message) => message.inbox_id === inbox.id,
-        ...(filters
-          ? {
-              filter: (message) =>
-                (label === undefined || message.labels.includes(label)) && (direction === undefined || message.direction === direction),
-            }
-          : {}),
+        index: { by: MESSAGES_BY_INBOX, key: inboxMessagesKey(inbox.id, label, direction) },
         view: messageView,
       }),
     };

@@ -3,6 +3,7 @@ import { listPage, type ListQuery } from '../../operations/pagination.js';
 import { listEnvelopeSchema, paginatedQuery } from '../../operations/schemas.js';
 import { defineOperation } from '../../operations/types.js';
 import { EXPERIENCE_TYPES, type ExperienceType } from '../../store/records.js';
+import { EXPERIENCES_BY_TYPE } from './indexes.js';
 import { experienceSchema, experienceView } from './schemas.js';
 
 export const listExperiences = defineOperation<undefined, ListQuery & { type?: ExperienceType }>({
@@ -21,7 +22,7 @@ export const listExperiences = defineOperation<undefined, ListQuery & { type?: E
     return {
       body: listPage(store.collection('experiences'), query, {
         url: path,
-        ...(type === undefined ? {} : { filter: (experience) => experience.type === type }),
+        ...(type === undefined ? {} : { index: { by: EXPERIENCES_BY_TYPE, key: type } }),
         view: experienceView,
       }),
     };
