@@ -1,49 +1,8 @@
 /** Contract §4.3, §4.4: the Webhooks region renders `GET /__admin/webhook_deliveries` (issue 18's shape). */
 import { describe, expect, it } from 'vitest';
-import type { ListPage, WebhookDeliveryView } from '../../src/ui/page/api-types.js';
 import { findAll, textOf } from '../../src/ui/page/vnode.js';
 import { webhooksView } from '../../src/ui/page/webhooks-view.js';
-
-/** Two deliveries as issue 18's route answers them: one that failed once then succeeded, one still pending. */
-const FIXTURE: ListPage<WebhookDeliveryView> = {
-  object: 'list',
-  data: [
-    {
-      id: 'wd_000000000002',
-      object: 'webhook_delivery',
-      endpoint_id: 'we_000000000001',
-      event: {
-        id: 'evt_000000000002',
-        type: 'form_submission.created',
-        created_at: '2026-01-15T12:00:05Z',
-        account_id: 'acct_free_default',
-        data: { object: { id: 'fsub_1', email: 'ada@example.com' } },
-      },
-      status: 'pending',
-      attempts: [{ at: '2026-01-15T12:00:05Z', status_code: null, error: 'connection refused', duration_ms: 3 }],
-      next_attempt_at: '2026-01-15T12:00:10Z',
-    },
-    {
-      id: 'wd_000000000001',
-      object: 'webhook_delivery',
-      endpoint_id: 'we_000000000001',
-      event: {
-        id: 'evt_000000000001',
-        type: 'job.completed',
-        created_at: '2026-01-15T12:00:00Z',
-        account_id: 'acct_free_default',
-        data: { object: { id: 'job_1', status: 'completed' } },
-      },
-      status: 'succeeded',
-      attempts: [
-        { at: '2026-01-15T12:00:00Z', status_code: 500, error: null, duration_ms: 12 },
-        { at: '2026-01-15T12:00:05Z', status_code: 200, error: null, duration_ms: 9 },
-      ],
-      next_attempt_at: null,
-    },
-  ],
-  has_more: false,
-};
+import { WEBHOOK_DELIVERIES as FIXTURE } from '../support/webhook-deliveries.js';
 
 describe('the Webhooks region (contract §4.4)', () => {
   it('contract §4.4: shows each delivery, newest first, with its event, status, endpoint and attempts', () => {

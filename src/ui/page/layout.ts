@@ -54,15 +54,15 @@ export function layout(on: LayoutHandlers): VNode[] {
           { class: 'row' },
           h('button', { type: 'button', onclick: on.freeze }, 'Freeze'),
           h('button', { type: 'button', onclick: on.run }, 'Run'),
-        ),
-        h(
-          'form',
-          { class: 'row', onsubmit: on.advance },
-          field(
-            'Seconds',
-            h('input', { id: 'seconds', name: 'seconds', type: 'number', min: 0, step: 'any', value: '60', required: true }),
+          h(
+            'form',
+            { class: 'row', onsubmit: on.advance },
+            field(
+              'Seconds',
+              h('input', { id: 'seconds', name: 'seconds', type: 'number', min: 0, step: 'any', value: '60', required: true }),
+            ),
+            h('button', { type: 'submit' }, 'Advance'),
           ),
-          h('button', { type: 'submit' }, 'Advance'),
         ),
       ),
       region(
@@ -112,8 +112,8 @@ export function layout(on: LayoutHandlers): VNode[] {
         h('p', { id: 'scenario-result', role: 'status' }),
         h('h3', {}, 'Active'),
         h('div', { id: 'scenarios-active' }),
-        h('h3', {}, 'Available'),
-        h('div', { id: 'scenarios-available' }),
+        // Long (a dozen descriptions): closed until wanted, so the form and the active ones stay in view.
+        h('details', { class: 'available' }, h('summary', {}, h('h3', {}, 'Available scenarios')), h('div', { id: 'scenarios-available' })),
       ),
       region('webhooks', 'Webhooks', h('div', { id: 'webhooks-list' }, h('p', { class: 'muted' }, 'Loading…'))),
     ),

@@ -126,7 +126,11 @@ function addEntries(fresh: JournalEntryView[]): void {
   applyStatusFilter();
 }
 
+/** Bumped whenever the shown entries start over: a poll that began before must not add to the new list. */
+let journalGeneration = 0;
+
 function restartJournal(): void {
+  journalGeneration += 1;
   feed.clear();
   show(byId('requests-list'));
   applyStatusFilter();
@@ -135,17 +139,19 @@ function restartJournal(): void {
 /** Reads the entries newer than the newest shown (the whole journal's newest page at first). */
 async function refreshJournal(): Promise<void> {
   const limit = String(feed.capacity);
+  const generation = journalGeneration;
   try {
     // Bounded: at most capacity entries are kept, so a few pages catch up after any burst.
     for (let pages = 0; pages < 10; pages++) {
       const cursor = feed.newestId;
       const page = await api.call<ListPage<JournalEntryView>>('GET', journalQuery(cursor ? { ending_before: cursor, limit } : { limit }));
+      if (generation !== journalGeneration) return;
       addEntries(feed.addNewer(page.data));
       if (!cursor || page.has_more !== true) return;
     }
   } catch (error) {
     // The newest entry shown is gone (the journal was emptied or reset): start over.
-    if (error instanceof AdminCallFailed && error.status === 400) restartJournal();
+    if (error instanceof AdminCallFailed && error.status === 400 && generation === journalGeneration) restartJournal();
     else throw error;
   }
 }
@@ -196,11 +202,14 @@ const accountActions: AccountActions = {
   reset: (id) =>
     void accountAction(async () => {
       await api.call('POST', `/accounts/${encodeURIComponent(id)}/reset`);
+      // Its journal entries are gone (contract §4.1): start the list over rather than poll from one of them.
+      restartJournal();
       if (openAccounts.has(id)) await loadState(id);
     }, `Account ${id} reset.`),
   remove: (id) =>
     void accountAction(async () => {
       await api.call('DELETE', `/accounts/${encodeURIComponent(id)}`);
+      restartJournal();
       openAccounts.delete(id);
       accountStates.delete(id);
     }, `Account ${id} deleted.`),
@@ -277,7 +286,11 @@ async function activate(event: Event): Promise<void> {
 
 // Webhooks ---------------------------------------------------------------------------------------
 
+/** Set once the sandbox answered 404: a version without webhooks will not grow them, so polling stops. */
+let webhooksUnavailable = false;
+
 async function refreshWebhooks(): Promise<void> {
+  if (webhooksUnavailable) return;
   let state: WebhookState;
   try {
     state = { kind: 'list', data: (await api.call<ListPage<WebhookDeliveryView>>('GET', '/webhook_deliveries?limit=50')).data };
@@ -285,6 +298,7 @@ async function refreshWebhooks(): Promise<void> {
     // A sandbox without webhooks (issue 18 not there) answers 404: say so instead of failing.
     if (!(error instanceof AdminCallFailed && error.status === 404)) throw error;
     state = { kind: 'unavailable' };
+    webhooksUnavailable = true;
   }
   showIfChanged(byId('webhooks-list'), state, () => [webhooksView(state)]);
 }
