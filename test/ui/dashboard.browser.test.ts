@@ -109,6 +109,9 @@ describe('issue 19: the dashboard in a browser (contract §4.4)', () => {
     await clock.getByRole('button', { name: 'Freeze' }).click();
     await eventually(async () => (await mock.admin.clock.get()).mode === 'frozen', 'the clock is frozen');
     await clock.getByText('frozen', { exact: true }).waitFor({ timeout: WAIT_MS });
+    // Back on a whole instant: the real milliseconds the clock ran would change every screenshot's bytes.
+    await mock.admin.clock.set({ now: '2026-01-15T13:00:00Z' });
+    await clock.getByText('2026-01-15T13:00:00.000Z').waitFor({ timeout: WAIT_MS });
     await clock.screenshot({ path: path.join(SCREENSHOTS, 'clock.png') });
   });
 
