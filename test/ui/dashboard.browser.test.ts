@@ -239,6 +239,20 @@ describe('issue 19: the dashboard in a browser (contract §4.4)', () => {
   });
 });
 
+describe('issue 19: the live Requests list after a sandbox reset (contract §4.4)', () => {
+  it('contract §4.4: after POST /__admin/reset (request ids restart) the list shows the new journal, not the old entries', async () => {
+    const requests = region(main.page, 'Requests');
+    const get = (path: string) => fetch(`${mock.apiUrl}${path}`, { headers: { Authorization: `Bearer ${KEYS.free}` } });
+    await get('/before-the-reset');
+    await requests.getByText('/v1/before-the-reset').first().waitFor({ timeout: WAIT_MS });
+    await mock.admin.reset();
+    // More requests than the journal held before: the new ids pass the old ones (req_…1 again and on).
+    for (let i = 0; i < 12; i++) await get('/status');
+    await requests.getByText('/v1/before-the-reset').first().waitFor({ state: 'detached', timeout: WAIT_MS });
+    await eventually(async () => (await requests.getByRole('listitem').count()) === 12, 'the 12 requests after the reset, and only they');
+  });
+});
+
 describe('issue 19: the dashboard with an admin token configured (contract §4.4)', () => {
   it('contract §4.4: the page asks for the token once, keeps it in the tab, and shows the sandbox', async () => {
     const guarded = await startMockServer({ clock: FROZEN_AT, adminToken: 'open-sesame' });

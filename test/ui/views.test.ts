@@ -72,12 +72,25 @@ describe('the dashboard views (contract §4.4)', () => {
 
   it('contract §4.4: the feed keeps the newest entries first, drops repeats and the oldest past its capacity', () => {
     const feed = new JournalFeed(3);
-    expect(feed.addNewer([entry(2), entry(1)]).map((e) => e.request_id)).toEqual(['req_000000000002', 'req_000000000001']);
-    expect(feed.addNewer([entry(4), entry(3), entry(2)]).map((e) => e.request_id)).toEqual(['req_000000000004', 'req_000000000003']);
+    expect(feed.cursor).toBeUndefined();
+    expect(feed.addNewer([entry(2), entry(1)])!.map((e) => e.request_id)).toEqual(['req_000000000002', 'req_000000000001']);
+    // Polled from the second newest: the answer ends with the newest shown, which is not added again.
+    expect(feed.cursor).toBe('req_000000000001');
+    expect(feed.addNewer([entry(4), entry(3), entry(2)])!.map((e) => e.request_id)).toEqual(['req_000000000004', 'req_000000000003']);
     expect(feed.entries.map((e) => e.request_id)).toEqual(['req_000000000004', 'req_000000000003', 'req_000000000002']);
-    expect(feed.newestId).toBe('req_000000000004');
+    expect(feed.addNewer([entry(4)])).toEqual([]);
     feed.clear();
-    expect(feed.newestId).toBeUndefined();
+    expect(feed.cursor).toBeUndefined();
+  });
+
+  it('contract §4.4: an answer that does not end with the newest entry shown is another journal (reset, emptied): start over', () => {
+    const feed = new JournalFeed();
+    feed.addNewer([entry(2), entry(1)]);
+    // After a sandbox reset request ids restart: the same id, another request.
+    expect(feed.addNewer([entry(3), entry(2, { path: '/v1/status', method: 'GET' })])).toBeUndefined();
+    // The newest entry shown is gone (its account was reset): nothing newer than the cursor ends with it.
+    expect(feed.addNewer([])).toBeUndefined();
+    expect(feed.entries).toHaveLength(2);
   });
 
   it('contract §4.4: an account shows its plan and clock, its state as JSON, and names its Reset and Delete buttons after it', () => {

@@ -70,23 +70,40 @@ export function journalEntry(entry: JournalEntryView): VNode {
   );
 }
 
+/** The same request: a sandbox reset restarts request ids, so the id alone does not say it. */
+function sameEntry(a: JournalEntryView, b: JournalEntryView): boolean {
+  return a.request_id === b.request_id && a.timestamp === b.timestamp && a.method === b.method && a.path === b.path;
+}
+
 /**
- * The journal as the page holds it: the newest entries first, at most `capacity`, and the cursor of
- * the newest (`ending_before` of the next poll). A reset of the journal (the cursor is gone) starts over.
+ * The journal as the page holds it: the newest entries first, at most `capacity`. A poll asks for
+ * the entries newer than the second newest (`cursor`), so its answer has to end with the newest one
+ * shown: when it does not, the journal is no longer the one shown (emptied, the account reset, the
+ * sandbox reset and its request ids restarted) and the page starts over.
  */
 export class JournalFeed {
   entries: JournalEntryView[] = [];
 
   constructor(readonly capacity = 200) {}
 
-  get newestId(): string | undefined {
-    return this.entries[0]?.request_id;
+  /** `ending_before` of the next poll; undefined when nothing is shown yet (read the newest page). */
+  get cursor(): string | undefined {
+    return (this.entries[1] ?? this.entries[0])?.request_id;
   }
 
-  /** Adds a page of newer entries (newest first); returns the ones that were new, newest first. */
-  addNewer(page: JournalEntryView[]): JournalEntryView[] {
+  /**
+   * Adds the answer to a poll (newest first). Returns the entries that were new, newest first, or
+   * undefined when the answer shows another journal than the one shown: start over.
+   */
+  addNewer(page: JournalEntryView[]): JournalEntryView[] | undefined {
+    let newer = page;
+    if (this.entries.length >= 2) {
+      const nearest = page.at(-1);
+      if (nearest === undefined || !sameEntry(nearest, this.entries[0]!)) return undefined;
+      newer = page.slice(0, -1);
+    }
     const known = new Set(this.entries.map((entry) => entry.request_id));
-    const fresh = page.filter((entry) => !known.has(entry.request_id));
+    const fresh = newer.filter((entry) => !known.has(entry.request_id));
     this.entries = [...fresh, ...this.entries].slice(0, this.capacity);
     return fresh;
   }

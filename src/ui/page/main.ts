@@ -136,24 +136,38 @@ function restartJournal(): void {
   applyStatusFilter();
 }
 
-/** Reads the entries newer than the newest shown (the whole journal's newest page at first). */
-async function refreshJournal(): Promise<void> {
+/** Reads the entries newer than the newest shown (the journal's newest page at first). */
+async function pollJournal(): Promise<void> {
   const limit = String(feed.capacity);
   const generation = journalGeneration;
   try {
     // Bounded: at most capacity entries are kept, so a few pages catch up after any burst.
     for (let pages = 0; pages < 10; pages++) {
-      const cursor = feed.newestId;
+      const cursor = feed.cursor;
       const page = await api.call<ListPage<JournalEntryView>>('GET', journalQuery(cursor ? { ending_before: cursor, limit } : { limit }));
       if (generation !== journalGeneration) return;
-      addEntries(feed.addNewer(page.data));
+      const fresh = feed.addNewer(page.data);
+      if (fresh === undefined) {
+        // Another journal than the one shown (emptied, reset): read it from its newest page.
+        restartJournal();
+        return await pollJournal();
+      }
+      addEntries(fresh);
       if (!cursor || page.has_more !== true) return;
     }
   } catch (error) {
-    // The newest entry shown is gone (the journal was emptied or reset): start over.
+    // The cursor is gone (the journal was emptied or reset): start over.
     if (error instanceof AdminCallFailed && error.status === 400 && generation === journalGeneration) restartJournal();
     else throw error;
   }
+}
+
+let journalPoll: Promise<void> | undefined;
+
+/** One poll at a time: two at once would add the same answer twice, and the second would see another journal. */
+function refreshJournal(): Promise<void> {
+  journalPoll ??= pollJournal().finally(() => (journalPoll = undefined));
+  return journalPoll;
 }
 
 function filterRequests(event: Event): void {
@@ -163,7 +177,10 @@ function filterRequests(event: Event): void {
   requestFilter = next;
   if (!refetch) return applyStatusFilter();
   restartJournal();
-  void refreshJournal().catch((error: unknown) => notify(describe(error)));
+  // After the poll in flight (if any, it read the old filter and is dropped), read the new list at once.
+  void Promise.resolve(journalPoll)
+    .then(refreshJournal)
+    .catch((error: unknown) => notify(describe(error)));
 }
 
 // Accounts ---------------------------------------------------------------------------------------
