@@ -42,21 +42,24 @@ let tokenEntered: ((token: string) => void) | undefined;
 
 const api = new AdminApi(askToken);
 
-/** Runs `task` now and then `ms` after each run ends (never two at once); a failure is shown, not fatal. */
-function every(ms: number, task: () => Promise<void>): () => Promise<void> {
-  const run = async () => {
+/**
+ * Runs `task` now and then `ms` after each run ends (never two at once). A failure is shown (the
+ * sandbox stopped, a token refused) and cleared by the next run that succeeds.
+ */
+function every(ms: number, task: () => Promise<void>): void {
+  let failure: string | undefined;
+  const loop = async () => {
     try {
       await task();
+      if (failure !== undefined && byId('notice').textContent === failure) notify('');
+      failure = undefined;
     } catch (error) {
-      notify(describe(error));
+      failure = describe(error);
+      notify(failure);
     }
-  };
-  const loop = async () => {
-    await run();
     setTimeout(() => void loop(), ms);
   };
   void loop();
-  return run;
 }
 
 /** A form's fields by name, trimmed; empty ones left out. */
