@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   // Same as .prettierignore's generated files; ESLint already skips node_modules.
-  { ignores: ['dist/', 'coverage/', 'src/fixture/fixture-validator.generated.*'] },
+  { ignores: ['dist/', 'coverage/', 'src/fixture/fixture-validator.generated.*', 'src/ui/dashboard-assets.generated.ts'] },
   tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

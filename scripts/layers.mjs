@@ -12,6 +12,7 @@
 
 /** @type {Layer[]} */
 export const LAYERS = [
+  { name: 'page', why: 'the dashboard page: browser code and its built assets, importing nothing of the server', units: ['ui/'] },
   { name: 'foundation', why: 'errors, virtual clock, seeded ids', units: ['errors/', 'clock/', 'random.ts', 'package-dirs.ts'] },
   { name: 'store', why: 'records, collections, the account-scoped store', units: ['store/'] },
   { name: 'protocol', why: 'deprecation, rate limits, idempotency, journal, Prefer: no Koa', units: ['protocol/'] },

@@ -18,6 +18,7 @@ const listSchema: JsonSchema = {
     api_key_id: id,
     operation_id: id,
     starting_after: id,
+    ending_before: id,
     limit: { type: 'integer', minimum: 1, maximum: JOURNAL_PAGE.max, default: JOURNAL_PAGE.default },
   },
 };
@@ -25,6 +26,9 @@ const listSchema: JsonSchema = {
 export function registerJournalRoutes(route: AdminRoute): void {
   route('get', '/requests', async (ctx) => {
     const filter = queryOf<JournalFilter>(ctx, listSchema);
+    if (filter.starting_after !== undefined && filter.ending_before !== undefined) {
+      throw new ApiError('bad_request', { param: 'ending_before', message: MESSAGES.journalCursorsBoth });
+    }
     // One world for the whole listing: a reset while bodies arrive must not list another journal.
     const { journal } = ctx.sandbox.world;
     await bodiesArrived(journal);
@@ -32,7 +36,8 @@ export function registerJournalRoutes(route: AdminRoute): void {
       ctx.body = { object: 'list', ...journal.list(filter) };
     } catch (error) {
       if (!(error instanceof UnknownJournalCursor)) throw error;
-      throw new ApiError('bad_request', { param: 'starting_after', message: MESSAGES.unknownJournalCursor(filter.starting_after ?? '') });
+      const param = filter.ending_before === undefined ? 'starting_after' : 'ending_before';
+      throw new ApiError('bad_request', { param, message: MESSAGES.unknownJournalCursor(error.cursor, param) });
     }
   });
 

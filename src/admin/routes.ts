@@ -25,6 +25,7 @@ import { clockBirth, type ClockBirth } from '../sandbox/account-clock.js';
 import { accountView } from '../sandbox/lifecycle.js';
 import type { World } from '../sandbox/world.js';
 import { clockAdvanceChange, clockSetChange } from './clock-input.js';
+import { dashboardPage } from './dashboard-route.js';
 import { adminAuth, adminSameSite } from './guard.js';
 import { registerJournalRoutes } from './journal-routes.js';
 import { adminRoute, bodyOf, pathParam } from './route-kit.js';
@@ -94,13 +95,16 @@ export function accountState(world: World, account: AccountStore) {
 export const ADMIN_PREFIX = '/__admin';
 
 /**
- * Everything under /__admin (app.ts sends only paths `isUnder` it): the guards, then the routes;
+ * Everything under /__admin (app.ts sends only paths `isUnder` it): the guards (the dashboard's
+ * document between the two), then the routes;
  * a path no route has answers 404, a route's path with another method 405 with `Allow`.
  */
 export function adminApi(options: Pick<ResolvedOptions, 'host' | 'allowedHosts' | 'adminToken'>): SandboxMiddleware {
   const router = buildAdminRouter();
   return compose<SandboxContext>([
     adminSameSite(options),
+    // The dashboard's document needs no token (it holds no data; its calls send the token).
+    dashboardPage(ADMIN_PREFIX),
     adminAuth(options.adminToken),
     routeFallback(router),
     router.routes() as unknown as SandboxMiddleware,

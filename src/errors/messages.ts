@@ -22,8 +22,9 @@ export const MESSAGES = {
   missingParameter: (name: string) => `Missing required parameter: ${name}.`,
   invalidQuery: (name: string, detail: string) => `Invalid value for '${name}': ${detail}.`,
   unknownCursor: (id: string) => `Invalid value for 'starting_after': no object with id '${id}' in this list.`,
-  unknownJournalCursor: (id: string) =>
-    `Invalid value for 'starting_after': no request '${id}' in the journal (it may have been dropped: the journal keeps the last N).`,
+  unknownJournalCursor: (id: string, param: 'starting_after' | 'ending_before' = 'starting_after') =>
+    `Invalid value for '${param}': no request '${id}' in the journal (it may have been dropped: the journal keeps the last N).`,
+  journalCursorsBoth: "Pass 'starting_after' (older entries) or 'ending_before' (newer entries), not both.",
   validationFailed: 'The request contains invalid data. See `errors` for the fields.',
   unknownRoute: (method: string, path: string) => `Unrecognized request URL (${method}: ${path}).`,
   methodNotAllowed: (method: string, path: string, allow: string) => `${method} is not allowed on ${path}. Allowed: ${allow}.`,

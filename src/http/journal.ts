@@ -7,10 +7,24 @@ import type { RequestJournal } from '../protocol/request-journal.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import { isUnder } from './path-prefix.js';
 import { answeredNothing } from './faults.js';
-import { replyStatus } from './reply.js';
+import { replyStatus, replyText } from './reply.js';
 
-/** Bodies the journal reads itself are capped like parsed ones (1 MiB). */
-const MAX_UNREAD_BODY_BYTES = 1024 * 1024;
+/** Bodies the journal reads itself are capped like parsed ones (1 MiB); answers past it are not kept either. */
+const MAX_KEPT_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The body text the client got (contract §4.4): the string the writer sends, serialized once and
+ * shared (`replyText` memoizes it on the reply), so keeping it costs a reference. Undefined when the
+ * answer had none (204, HEAD) or it is past 1 MiB. A fault that lost the answer after the operation
+ * keeps the answer that was lost, as `status` does.
+ */
+export function responseText(ctx: SandboxContext): string | undefined {
+  const answer = ctx.state.reply;
+  const text = answer ? (ctx.method === 'HEAD' ? undefined : replyText(answer)) : typeof ctx.body === 'string' ? ctx.body : undefined;
+  // A UTF-16 length under a third of the cap cannot be past it in UTF-8: count bytes only above that.
+  if (text === undefined || text.length <= MAX_KEPT_BODY_BYTES / 3) return text;
+  return Buffer.byteLength(text) > MAX_KEPT_BODY_BYTES ? undefined : text;
+}
 
 /**
  * A JSON body nobody read: the request was answered before its body was parsed (a scenario's 500,
@@ -39,7 +53,7 @@ function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_UNREAD_BODY_BYTES) finish(undefined);
+      if (size > MAX_KEPT_BODY_BYTES) finish(undefined);
       else chunks.push(chunk);
     };
     const onEnd = () => finish(Buffer.concat(chunks).toString('utf8'));
@@ -115,6 +129,9 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
       raw_body: (ctx.request as { rawBody?: string }).rawBody,
       // Known once the caller is: a request of an account with its own clock is stamped on that clock.
       at: ctx.state.arrivedAt,
+      response_text: responseText(ctx),
+      // Answers the sandbox writes are JSON; a text the Koa way (none under /v1 today) is kept as text.
+      response_json: ctx.state.reply !== undefined,
     };
     // The account was reset or deleted while this request ran (contract §4.1): no entry of it stays.
     const forgotten = known && ctx.state.world.store.forAccount(caller.account.id) !== caller.account;

@@ -53,6 +53,11 @@ export class TicketList {
     for (let i = from - 1; i >= this.start; i--) yield this.items[i]!;
   }
 
+  /** Tickets above `after`, oldest first. */
+  *ascending(after: number): Generator<number> {
+    for (let i = this.lowerBound(after + 1); i < this.items.length; i++) yield this.items[i]!;
+  }
+
   /** Index of the first ticket >= `ticket`. */
   private lowerBound(ticket: number): number {
     let low = this.start;

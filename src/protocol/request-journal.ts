@@ -35,6 +35,14 @@ export interface JournalEntry {
   timestamp: string;
   /** The JSON body as sent (before defaults were filled in); null when none was sent or it was not JSON. */
   body: unknown;
+  /** What the client got (contract §4.4); null when nothing was answered (a fault before the operation). */
+  response: JournalResponse | null;
+}
+
+/** An answer as the journal shows it: its status, and its body as sent (the JSON value, or the text when not JSON; null without one or past 1 MiB). */
+export interface JournalResponse {
+  status: number;
+  body: unknown;
 }
 
 /** What is known when a request arrives; kept as sent, turned into an entry only when listed. */
@@ -61,14 +69,26 @@ export interface JournalOutcome {
   raw_body: string | undefined;
   /** Arrival on the caller's account clock, when it has its own (contract §4.1); else the arrival's. */
   at?: number | undefined;
+  /**
+   * The answer's body text, the very string that was written (kept, never copied or re-serialized);
+   * undefined when it had none or it was not kept (past 1 MiB). Parsed only when listed.
+   */
+  response_text?: string | undefined;
+  /** Whether `response_text` is JSON (every answer the sandbox writes itself is). */
+  response_json?: boolean;
 }
 
 export interface JournalFilter {
   account_id?: string;
   api_key_id?: string;
   operation_id?: string;
-  /** The request id of the last entry of the previous page. */
+  /** The request id of the last entry of the previous page: older entries follow. */
   starting_after?: string;
+  /**
+   * The request id of the first entry of the previous page: the entries newer than it, the `limit`
+   * nearest to it (so a reader polling for new entries walks forward without a gap), newest first.
+   */
+  ending_before?: string;
   limit: number;
 }
 
@@ -100,6 +120,8 @@ class Slot {
   scenario_ids: readonly string[] = NO_SCENARIOS;
   fault: JournalFault | null = null;
   raw_body: string | undefined = undefined;
+  response_text: string | undefined = undefined;
+  response_json = true;
 
   entry(): JournalEntry {
     // In the order of contract §3.4.
@@ -117,7 +139,13 @@ class Slot {
       fault: this.fault,
       timestamp: new Date(this.at).toISOString(),
       body: parseBody(this.raw_body),
+      response: this.status === null ? null : { status: this.status, body: this.responseBody() },
     };
+  }
+
+  private responseBody(): unknown {
+    if (this.response_text === undefined) return null;
+    return this.response_json ? parseBody(this.response_text) : this.response_text;
   }
 }
 
@@ -131,7 +159,17 @@ function parseBody(raw: string | undefined): unknown {
   }
 }
 
-export class UnknownJournalCursor extends Error {}
+/** The list walked matches one filter (the narrowest index); a combination checks the others here. */
+function matches(slot: Slot, filter: JournalFilter): boolean {
+  return JOURNAL_FILTER_FIELDS.every((field) => filter[field] === undefined || slot[field] === filter[field]);
+}
+
+/** A `starting_after` or `ending_before` naming no entry the journal still keeps. */
+export class UnknownJournalCursor extends Error {
+  constructor(readonly cursor: string) {
+    super(`no request '${cursor}' in the journal`);
+  }
+}
 
 export class RequestJournal {
   /** Grows by one place per arrival until it holds `capacity`, then the ring wraps. */
@@ -175,6 +213,7 @@ export class RequestJournal {
     slot.scenario_ids = NO_SCENARIOS;
     slot.fault = null;
     slot.raw_body = undefined;
+    slot.response_text = undefined;
     this.ticketByRequestId.set(arrival.request_id, this.lastTicket);
     this.head = (this.head + 1) % this.capacity;
     this.size = Math.min(this.size + 1, this.capacity);
@@ -200,6 +239,8 @@ export class RequestJournal {
     slot.scenario_ids = outcome.scenario_ids.length === 0 ? NO_SCENARIOS : outcome.scenario_ids;
     slot.fault = outcome.fault;
     slot.raw_body = outcome.raw_body;
+    slot.response_text = outcome.response_text;
+    slot.response_json = outcome.response_json ?? true;
     if (outcome.at !== undefined) slot.at = outcome.at;
     this.index.add(ticket, slot);
   }
@@ -218,6 +259,7 @@ export class RequestJournal {
       slot.answered = false;
       slot.ticket = 0;
       slot.raw_body = undefined;
+      slot.response_text = undefined;
       slot.scenario_ids = NO_SCENARIOS;
     }
     this.index.removeMany(forgotten);
@@ -227,6 +269,7 @@ export class RequestJournal {
 
   /** Newest first, answered entries only, filtered; `has_more` when another match follows. */
   list(filter: JournalFilter): { data: JournalEntry[]; has_more: boolean } {
+    if (filter.ending_before !== undefined) return this.listNewer(filter, filter.ending_before);
     let before: number | undefined;
     if (filter.starting_after !== undefined) {
       before = this.cursorTicket(filter.starting_after);
@@ -235,12 +278,28 @@ export class RequestJournal {
     const data: JournalEntry[] = [];
     for (const ticket of this.index.narrowest(filter).descending(before)) {
       const slot = this.slotOf(ticket)!;
-      // The list walked matches one filter; a combination checks the others here.
-      if (JOURNAL_FILTER_FIELDS.some((field) => filter[field] !== undefined && slot[field] !== filter[field])) continue;
+      if (!matches(slot, filter)) continue;
       if (data.length === filter.limit) return { data, has_more: true };
       data.push(slot.entry());
     }
     return { data, has_more: false };
+  }
+
+  /**
+   * The matches newer than `cursor`, the `limit` nearest to it, newest first; `has_more` when newer
+   * ones were left out. Walks up from the cursor in the narrowest index, so a poll costs O(log n + new).
+   */
+  private listNewer(filter: JournalFilter, cursor: string): { data: JournalEntry[]; has_more: boolean } {
+    const after = this.cursorTicket(cursor);
+    if (after === undefined) throw new UnknownJournalCursor(cursor);
+    const newer: Slot[] = [];
+    for (const ticket of this.index.narrowest(filter).ascending(after)) {
+      const slot = this.slotOf(ticket)!;
+      if (!matches(slot, filter)) continue;
+      if (newer.length === filter.limit) return { data: newer.reverse().map((kept) => kept.entry()), has_more: true };
+      newer.push(slot);
+    }
+    return { data: newer.reverse().map((kept) => kept.entry()), has_more: false };
   }
 
   /**

@@ -56,6 +56,9 @@ describe('npm start', () => {
       leftovers = descendantsOf(npm.child.pid!);
       expect(leftovers.length).toBeGreaterThan(0);
       expect((await fetch(`${npm.url}/__admin/health`)).status).toBe(200);
+      // Contract §4.4: the built package serves the dashboard too, the bundle inlined (no dist/ file read).
+      const ui = await fetch(`${npm.url}/__admin/ui`);
+      expect([ui.status, (await ui.text()).includes('<script>')]).toEqual([200, true]);
 
       // stdout is a pipe shared by npm, its shell and the server: it closes when the last of them exits.
       const outputClosed = new Promise<void>((resolve) => npm.child.stdout.once('close', () => resolve()));

@@ -22,6 +22,7 @@ const FIELDS = [
   'fault',
   'timestamp',
   'body',
+  'response',
 ];
 
 describe('GET /__admin/requests (contract §3.4)', () => {
@@ -52,6 +53,7 @@ describe('GET /__admin/requests (contract §3.4)', () => {
       fault: null,
       timestamp: '2026-01-15T12:00:01.500Z',
       body: sent,
+      response: { status: 201, body: created.body },
     });
   });
 

@@ -1,0 +1,69 @@
+/**
+ * The Webhooks region (contract §4.3, §4.4): deliveries newest first, each with its event and its
+ * attempts. The list comes from `GET /__admin/webhook_deliveries`; a sandbox without it (404) says so.
+ */
+import type { WebhookAttemptView, WebhookDeliveryView } from './api-types.js';
+import { jsonView } from './json-view.js';
+import { h, type VNode } from './vnode.js';
+
+export type WebhookState = { kind: 'unavailable' } | { kind: 'list'; data: WebhookDeliveryView[] };
+
+function attemptRow(attempt: WebhookAttemptView, index: number): VNode {
+  return h(
+    'tr',
+    {},
+    h('td', {}, String(index + 1)),
+    h('td', {}, attempt.at),
+    h('td', {}, attempt.status_code === null ? '—' : String(attempt.status_code)),
+    h('td', {}, attempt.error ?? ''),
+    h('td', {}, attempt.duration_ms === null ? '' : `${attempt.duration_ms} ms`),
+  );
+}
+
+function attemptsTable(delivery: WebhookDeliveryView): VNode {
+  if (delivery.attempts.length === 0) return h('p', { class: 'muted' }, 'No attempt yet');
+  return h(
+    'table',
+    {},
+    h('caption', {}, `Attempts of ${delivery.id}`),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['#', 'At', 'Status', 'Error', 'Duration'].map((name) => h('th', { scope: 'col' }, name)),
+      ),
+    ),
+    h('tbody', {}, delivery.attempts.map(attemptRow)),
+  );
+}
+
+export function deliveryItem(delivery: WebhookDeliveryView): VNode {
+  const attempts = `${delivery.attempts.length} ${delivery.attempts.length === 1 ? 'attempt' : 'attempts'}`;
+  const next = delivery.next_attempt_at === null ? '' : `, next ${delivery.next_attempt_at}`;
+  return h(
+    'li',
+    { class: `delivery delivery-${delivery.status}`, 'data-delivery-id': delivery.id },
+    h(
+      'details',
+      {},
+      h(
+        'summary',
+        {},
+        h('span', { class: 'status' }, delivery.status),
+        ' ',
+        h('span', { class: 'path' }, delivery.event.type),
+        h('span', { class: 'muted' }, ` ${delivery.event.account_id} → ${delivery.endpoint_id} · ${attempts}${next}`),
+      ),
+      attemptsTable(delivery),
+      jsonView(delivery.event, 'event', 1),
+    ),
+  );
+}
+
+export function webhooksView(state: WebhookState): VNode {
+  if (state.kind === 'unavailable') return h('p', { class: 'muted' }, 'Webhooks unavailable: this sandbox has no webhook deliveries API.');
+  if (state.data.length === 0) return h('p', { class: 'muted' }, 'No webhook deliveries');
+  return h('ul', { class: 'list', 'aria-label': 'Webhook deliveries' }, state.data.map(deliveryItem));
+}
