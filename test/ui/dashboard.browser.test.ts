@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/package-dirs.js';
 import { startMockServer, type MockServer } from '../../src/server.js';
 import { ACCOUNTS, FROZEN_AT, KEYS } from '../support/harness.js';
+import { startReceiver } from '../support/receiver.js';
 import { WEBHOOK_DELIVERIES } from '../support/webhook-deliveries.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -47,10 +48,7 @@ function watch(page: Page): Watched {
   const watched: Watched = { page, requests: [], errors: [] };
   page.on('request', (request) => watched.requests.push(request.url()));
   page.on('console', (message) => {
-    // Until issue 18 (webhooks) is merged, the deliveries route does not exist here: the page's one
-    // probe of it answers 404, which the browser logs. The page shows "Webhooks unavailable" for it.
-    const probe = message.location().url.includes('/__admin/webhook_deliveries') && message.text().includes('404');
-    if (message.type() === 'error' && !probe) watched.errors.push(`${message.text()} ${message.location().url}`);
+    if (message.type() === 'error') watched.errors.push(`${message.text()} ${message.location().url}`);
   });
   page.on('pageerror', (error) => watched.errors.push(error.message));
   return watched;
@@ -192,9 +190,31 @@ describe('issue 19: the dashboard in a browser (contract §4.4)', () => {
     await eventually(async () => (await keyCount()) < before, 'the account is reset');
   });
 
-  it('contract §4.4: the Webhooks region says plainly when the sandbox has no webhook deliveries API (404)', async () => {
-    const webhooks = region(main.page, 'Webhooks');
-    await webhooks.getByText('Webhooks unavailable', { exact: false }).waitFor({ timeout: WAIT_MS });
+  it('contract §4.4, §4.3: a delivery to a real receiver appears in Webhooks and opens its attempts', async () => {
+    const receiver = await startReceiver();
+    try {
+      await mock.admin.webhooks.createEndpoint({ account_id: ACCOUNTS.paid, url: receiver.url, events: ['form_submission.created'] });
+      const event = await mock.admin.webhooks.trigger({ account_id: ACCOUNTS.paid, type: 'form_submission.created' });
+      const [arrival] = await receiver.received(1);
+      expect(arrival!.json.id).toBe(event.id);
+      const { data } = await mock.admin.webhooks.deliveries({ account_id: ACCOUNTS.paid });
+      const delivered = data.find((delivery) => delivery.event.id === event.id)!;
+      await eventually(
+        async () => delivered.attempts.length === 1 || (await mock.admin.webhooks.delivery(delivered.id)).attempts.length === 1,
+        'the attempt is logged',
+      );
+
+      const webhooks = region(main.page, 'Webhooks');
+      const item = webhooks.getByRole('listitem').filter({ hasText: 'form_submission.created' });
+      await item.getByText('form_submission.created', { exact: true }).click({ timeout: WAIT_MS });
+      const attempts = item.getByRole('table', { name: `Attempts of ${delivered.id}` });
+      await attempts.waitFor({ timeout: WAIT_MS });
+      // A header row and the one attempt, answered 204 by the receiver.
+      expect(await attempts.getByRole('row').count()).toBe(2);
+      expect(await attempts.getByRole('row').nth(1).textContent()).toContain('204');
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('contract §4.4: the Webhooks region lists deliveries and opens their attempts (issue 18 shape, answered by the test)', async () => {

@@ -306,20 +306,11 @@ async function activate(event: Event): Promise<void> {
 
 // Webhooks ---------------------------------------------------------------------------------------
 
-/** Set once the sandbox answered 404: a version without webhooks will not grow them, so polling stops. */
-let webhooksUnavailable = false;
-
 async function refreshWebhooks(): Promise<void> {
-  if (webhooksUnavailable) return;
-  let state: WebhookState;
-  try {
-    state = { kind: 'list', data: (await api.call<ListPage<WebhookDeliveryView>>('GET', '/webhook_deliveries?limit=50')).data };
-  } catch (error) {
-    // A sandbox without webhooks (issue 18 not there) answers 404: say so instead of failing.
-    if (!(error instanceof AdminCallFailed && error.status === 404)) throw error;
-    state = { kind: 'unavailable' };
-    webhooksUnavailable = true;
-  }
+  const state: WebhookState = {
+    kind: 'list',
+    data: (await api.call<ListPage<WebhookDeliveryView>>('GET', '/webhook_deliveries?limit=50')).data,
+  };
   showIfChanged(byId('webhooks-list'), state, () => [webhooksView(state)]);
 }
 

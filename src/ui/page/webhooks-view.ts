@@ -1,12 +1,12 @@
 /**
  * The Webhooks region (contract §4.3, §4.4): deliveries newest first, each with its event and its
- * attempts. The list comes from `GET /__admin/webhook_deliveries`; a sandbox without it (404) says so.
+ * attempts. The list comes from `GET /__admin/webhook_deliveries`.
  */
 import type { WebhookAttemptView, WebhookDeliveryView } from './api-types.js';
 import { jsonView } from './json-view.js';
 import { h, type VNode } from './vnode.js';
 
-export type WebhookState = { kind: 'unavailable' } | { kind: 'list'; data: WebhookDeliveryView[] };
+export type WebhookState = { kind: 'list'; data: WebhookDeliveryView[] };
 
 function attemptRow(attempt: WebhookAttemptView, index: number): VNode {
   return h(
@@ -63,7 +63,6 @@ export function deliveryItem(delivery: WebhookDeliveryView): VNode {
 }
 
 export function webhooksView(state: WebhookState): VNode {
-  if (state.kind === 'unavailable') return h('p', { class: 'muted' }, 'Webhooks unavailable: this sandbox has no webhook deliveries API.');
   if (state.data.length === 0) return h('p', { class: 'muted' }, 'No webhook deliveries');
   return h('ul', { class: 'list', 'aria-label': 'Webhook deliveries' }, state.data.map(deliveryItem));
 }
