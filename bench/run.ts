@@ -371,7 +371,7 @@ async function tenants(): Promise<TenantsReport> {
   out('## Tenants: creation, reset, memory, createApp');
   out();
   out(
-    "In process (`bench/tenants.ts`, `--expose-gc`), over the app's callback and in-memory sockets, with the library as built (dist/). The admin POSTs and a bare Koa POST run in the same 5 rotated rounds of 400. Heap is after forced collection, per tenant made through `POST /__admin/accounts` that has not read nor written since; 'after a read' is per tenant that then read one seeded list (its records derived). Job reads: `GET /v1/jobs/{id}` at quotas no run reaches (so every read is counted by the limiter), round-robin over tenants each with its own frozen clock.",
+    "In process (`bench/tenants.ts`, `--expose-gc`), over the app's callback and in-memory sockets, with the library as built (dist/). The admin POSTs and a bare Koa POST run in the same 5 rotated rounds of 400. Heap is after forced collection, per tenant made through `POST /__admin/accounts` that has not read nor written since; 'after a read' is per tenant whose state was then read once through the admin API (which derives its seeded records). Job reads: `GET /v1/jobs/{id}` at quotas no run reaches (so every read is counted by the limiter), round-robin over tenants each with its own frozen clock.",
   );
   out();
   const r = await tenantsChild();
