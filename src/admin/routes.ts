@@ -97,13 +97,21 @@ export const ADMIN_PREFIX = '/__admin';
  * a path no route has answers 404, a route's path with another method 405 with `Allow`.
  */
 export function adminApi(options: Pick<ResolvedOptions, 'host' | 'allowedHosts' | 'adminToken'>): SandboxMiddleware {
-  const router = (sharedRouter ??= buildAdminRouter());
-  return compose<SandboxContext>([
-    adminSameSite(options),
-    adminAuth(options.adminToken),
-    routeFallback(router),
-    router.routes() as unknown as SandboxMiddleware,
-  ]) as SandboxMiddleware;
+  const build = (): SandboxMiddleware => {
+    const router = (sharedRouter ??= buildAdminRouter());
+    return compose<SandboxContext>([
+      adminSameSite(options),
+      adminAuth(options.adminToken),
+      routeFallback(router),
+      router.routes() as unknown as SandboxMiddleware,
+    ]) as SandboxMiddleware;
+  };
+  // Built at the first admin request: a CLI that is only asked /v1 requests (and its cold start, issue
+  // 16) never compiles the admin routes.
+  let admin: SandboxMiddleware | undefined;
+  return function adminApiMiddleware(ctx, next) {
+    return (admin ??= build())(ctx, next);
+  };
 }
 
 /**
