@@ -12,7 +12,7 @@ export default defineConfig(
       parserOptions: {
         // tsconfig.json for files it includes; JavaScript outside it (this file, scripts/*.mjs) gets
         // the service's default project.
-        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs'] },
+        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', 'bench/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import type { Faker } from '@faker-js/faker';
-import { faker as englishFaker } from '@faker-js/faker/locale/en';
 
 /**
  * Seeded randomness. Ids, tokens and generated data all come from streams derived from the one
@@ -108,11 +108,22 @@ export class RequestIdGenerator {
 }
 
 /**
- * Seeded fake data. Only the English locale is loaded (the package's main entry loads every locale,
- * which costs ~150 ms of start-up). The instance is shared: seed it and use it synchronously, in one
- * go, which is how every generator here runs (no await between seeding and the last draw).
+ * Loads faker the first time fake data is made, not when the module loads. Only the English locale
+ * (the package's main entry loads every locale). Seeded records are derived lazily (src/store/store.ts),
+ * so a run that never reads them (start-up, authentication, job polls) never parses faker's ~430 KB:
+ * it was the largest part of the CLI bundle and of the library's first import. Loaded with `require`
+ * (Node >= 20.19 requires ES modules synchronously; `engines` says so) because seeding is synchronous;
+ * a name other than `require` keeps the bundler from inlining it (scripts/build-dist.mjs).
+ */
+const loadModule = createRequire(import.meta.url);
+let englishFaker: Faker | undefined;
+
+/**
+ * Seeded fake data. The instance is shared: seed it and use it synchronously, in one go, which is
+ * how every generator here runs (no await between seeding and the last draw).
  */
 export function seededFaker(...seedParts: Array<string | number>): Faker {
+  englishFaker ??= (loadModule('@faker-js/faker/locale/en') as { faker: Faker }).faker;
   englishFaker.seed(deriveSeed(...seedParts));
   return englishFaker;
 }

@@ -4,16 +4,11 @@
  */
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { apiKeySubject } from '../protocol/rate-limit.js';
-import type { Collection } from '../store/collection.js';
-import { COLLECTION_NAMES } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import type { World } from './world.js';
 import type { AccountClockView } from './account-clock.js';
 import { clockFromBirth, ownTimeDomain, type Tenant } from './tenant.js';
 import type { TimeDomain } from './time-domain.js';
-
-/** A record of any collection: restoring a birth copy needs only its id. */
-type AnyRecord = { id: string };
 
 function keyIdsOf(account: AccountStore): Set<string> {
   return new Set(
@@ -42,16 +37,11 @@ export function resetAccount(world: World, id: string): AccountStore | undefined
   forgetActivity(world, old);
   world.webhooks.resetAccount(id);
   const { birth } = tenant;
-  const fresh = world.store.replaceAccount(structuredClone(birth.account));
-  const records = structuredClone(birth.records);
-  for (const name of COLLECTION_NAMES) {
-    if (name === 'api_keys') continue;
-    const collection = fresh.collection(name) as unknown as Collection<AnyRecord>;
-    // Oldest first, as taken: re-inserted in the same order, so lists come out in the same order.
-    for (const record of records[name]) collection.insert(record);
-  }
+  // The seeded records come back by being derived again when first needed (src/store/store.ts).
+  const fresh = world.store.replaceAccount(structuredClone(birth.account), birth.seedRecords);
   const tokens = new Map(birth.tokens);
-  for (const key of records.api_keys) world.store.addApiKey(id, key, tokens.get(key.id) ?? '');
+  // Oldest first, as taken: re-inserted in the same order, so lists come out in the same order.
+  for (const key of structuredClone(birth.keys)) world.store.addApiKey(id, key, tokens.get(key.id) ?? '');
   const clock = clockFromBirth(tenant.clockBirth, world.realTime);
   tenant.own = clock ? ownTimeDomain(world, clock, world.options.rateLimit) : undefined;
   return fresh;

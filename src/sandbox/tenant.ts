@@ -2,23 +2,28 @@
  * What the world keeps per account beyond its records (contract §4.1): its time domain while it has
  * a clock of its own, and its birth, the state right after creation that `reset` restores.
  *
- * The birth is a deep copy taken once, after the account's keys exist: restoring from it draws
- * nothing from the world's id or secret streams, so a reset cannot shift the ids other accounts get
- * next (same seed + same requests = same bytes). Restoring clones it again, since records are
- * mutated in place by the API.
+ * The birth holds no record but the keys: the seeded records are a pure function of (seed,
+ * account, template, creation instant), derived again when first needed after a reset
+ * (src/store/store.ts), so a birth costs the account record and its first keys, and restoring it
+ * copies only those. Nothing is drawn from the world's id or secret streams, so a reset cannot shift
+ * the ids other accounts get next (same seed + same requests = same bytes). Restoring clones the
+ * copies again, since records are mutated in place by the API.
  */
 import { VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
 import { RateLimiter } from '../protocol/rate-limiter.js';
 import type { RateLimitQuotas } from '../config/options.js';
-import type { AccountRecord, CollectionName, CollectionRecords } from '../store/records.js';
-import type { AccountStore } from '../store/store.js';
+import type { AccountRecord, ApiKeyRecord } from '../store/records.js';
+import type { AccountStore, SeedRecords } from '../store/store.js';
 import type { World } from './world.js';
 import type { ClockBirth } from './account-clock.js';
 import { servicesOnClock, type TimeDomain } from './time-domain.js';
 
 export interface AccountBirth {
   readonly account: AccountRecord;
-  readonly records: { readonly [K in CollectionName]: readonly CollectionRecords[K][] };
+  /** Derives the seeded records; undefined for an account made without them (`populate: false`). */
+  readonly seedRecords: SeedRecords | undefined;
+  /** The keys the account was created with, oldest first. */
+  readonly keys: readonly ApiKeyRecord[];
   /** Key id -> token of the keys the account was created with: the same tokens work after a reset. */
   readonly tokens: ReadonlyArray<readonly [keyId: string, token: string]>;
 }
@@ -42,9 +47,8 @@ export function clockFromBirth(birth: ClockBirth, realTime: RealTimeSource): Vir
   return birth.mode === undefined ? undefined : new VirtualClock(birth.start, birth.mode, realTime);
 }
 
-export function takeBirth(account: AccountStore, tokenOf: (keyId: string) => string | undefined): AccountBirth {
-  const records = structuredClone(account.snapshot());
-  return { account: structuredClone(account.account), records, tokens: tokensOf(records.api_keys, tokenOf) };
+export function takeBirth(account: AccountStore, seedRecords: SeedRecords | undefined): AccountBirth {
+  return { account: structuredClone(account.account), seedRecords, keys: [], tokens: [] };
 }
 
 /**
@@ -53,9 +57,5 @@ export function takeBirth(account: AccountStore, tokenOf: (keyId: string) => str
  */
 export function withKeys(birth: AccountBirth, account: AccountStore, tokenOf: (keyId: string) => string | undefined): AccountBirth {
   const keys = structuredClone(account.collection('api_keys').values());
-  return { ...birth, records: { ...birth.records, api_keys: keys }, tokens: tokensOf(keys, tokenOf) };
-}
-
-function tokensOf(keys: readonly { id: string }[], tokenOf: (keyId: string) => string | undefined): AccountBirth['tokens'] {
-  return keys.map((key) => [key.id, tokenOf(key.id) ?? ''] as const);
+  return { ...birth, keys, tokens: keys.map((key) => [key.id, tokenOf(key.id) ?? ''] as const) };
 }

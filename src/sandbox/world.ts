@@ -22,7 +22,7 @@ import { ConfigError, type ResolvedOptions } from '../config/options.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from '../scenarios/engine.js';
 import { parseBootScenario } from '../scenarios/boot-spec.js';
-import { populateAccount, type AccountSeeder } from '../fixture/account-template.js';
+import { seedRecordsOf, type AccountSeeder } from '../fixture/account-template.js';
 import type { AccountTemplate, LoadedFixture } from '../fixture/fixture-file.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
 import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from '../store/records.js';
@@ -231,18 +231,13 @@ export class World implements HandlerServices {
       created_at: isoTimestamp(clock.now()),
       credits: { balance: input.credits ?? template.credits[input.plan], used: 0 },
     };
-    const scoped = this.store.addAccount(account);
-    if (input.populate !== false) {
-      populateAccount(scoped, {
-        seeders: this.seeders,
-        template,
-        ids: this.ids,
-        now: clock.now(),
-        seed: this.options.seed,
-        pinned: input.pinned,
-      });
-    }
-    tenant.birth = takeBirth(scoped, (keyId) => this.store.tokenOf(keyId));
+    // Seeded lazily: the records are derived the first time they are needed (src/store/store.ts).
+    const seedRecords =
+      input.populate === false
+        ? undefined
+        : seedRecordsOf({ seeders: this.seeders, template, now: clock.now(), seed: this.options.seed, pinned: input.pinned });
+    const scoped = this.store.addAccount(account, seedRecords);
+    tenant.birth = takeBirth(scoped, seedRecords);
     return scoped;
   }
 

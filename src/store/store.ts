@@ -3,28 +3,71 @@ import { COLLECTION_NAMES, type AccountRecord, type ApiKeyRecord, type Collectio
 
 type Collections = { [K in CollectionName]: Collection<CollectionRecords[K]> };
 
-/** One account's data. Reachable only through `Store.forAccount`, so tenancy is enforced here. */
-export class AccountStore {
-  private readonly collections: Collections;
+/**
+ * Fills an account's seeded collections; a pure function of what it captured (seed, account,
+ * template, creation instant), so running it again gives the same records.
+ */
+export type SeedRecords = (store: AccountStore) => void;
 
-  constructor(readonly account: AccountRecord) {
-    const collections = {} as Record<CollectionName, Collection<never>>;
-    for (const name of COLLECTION_NAMES) collections[name] = new Collection();
-    this.collections = collections;
+/**
+ * Collections no seeder fills: the hot per-request paths (authentication reads `api_keys`, job polls
+ * read `jobs`) open them without deriving the account's seeded records.
+ */
+const UNSEEDED: ReadonlySet<CollectionName> = new Set<CollectionName>([
+  'api_keys',
+  'jobs',
+  'form_submissions',
+  'deliveries',
+  'conversions',
+]);
+
+/**
+ * One account's data. Reachable only through `Store.forAccount`, so tenancy is enforced here.
+ *
+ * Seeded records are derived when first needed (issue 16): the first time a seeded collection is
+ * opened, `seedRecords` runs once and fills every seeded collection (seeders refer to each other's
+ * records). Until then the account holds no record but its keys, and a collection exists only once
+ * opened. A derived record is then an ordinary record: changed in place, deleted, paged.
+ */
+export class AccountStore {
+  private readonly collections: Partial<Collections> = Object.create(null) as Partial<Collections>;
+  private seedRecords: SeedRecords | undefined;
+
+  constructor(
+    readonly account: AccountRecord,
+    seedRecords?: SeedRecords,
+  ) {
+    this.seedRecords = seedRecords;
   }
 
   get id(): string {
     return this.account.id;
   }
 
+  /** False until the seeded records have been derived (or when the account has none to derive). */
+  get seedPending(): boolean {
+    return this.seedRecords !== undefined;
+  }
+
+  /** How many collections hold state (were opened): what a tenant that did nothing costs. */
+  get openCollections(): number {
+    return Object.keys(this.collections).length;
+  }
+
   collection<K extends CollectionName>(name: K): Collections[K] {
-    return this.collections[name];
+    if (this.seedRecords && !UNSEEDED.has(name)) {
+      const seed = this.seedRecords;
+      // Cleared first: the seeders open collections themselves.
+      this.seedRecords = undefined;
+      seed(this);
+    }
+    return (this.collections[name] ??= new Collection() as Collections[K]);
   }
 
   /** Every collection as plain arrays (oldest first), for the admin state snapshot. */
   snapshot(): { [K in CollectionName]: CollectionRecords[K][] } {
     const out = {} as Record<CollectionName, unknown[]>;
-    for (const name of COLLECTION_NAMES) out[name] = this.collections[name].values();
+    for (const name of COLLECTION_NAMES) out[name] = this.collection(name).values();
     return out as { [K in CollectionName]: CollectionRecords[K][] };
   }
 }
@@ -43,9 +86,9 @@ export class Store {
   private readonly keysByToken = new Map<string, KeyLocation>();
   private readonly tokenByKeyId = new Map<string, string>();
 
-  addAccount(account: AccountRecord): AccountStore {
+  addAccount(account: AccountRecord, seedRecords?: SeedRecords): AccountStore {
     if (this.accounts.has(account.id)) throw new Error(`duplicate account id ${account.id}`);
-    const scoped = new AccountStore(account);
+    const scoped = new AccountStore(account, seedRecords);
     this.accounts.set(account.id, scoped);
     return scoped;
   }
@@ -72,14 +115,15 @@ export class Store {
   }
 
   /**
-   * A fresh, empty store for an existing account, in the same place of the account order (account
-   * reset): the old one's keys lose their tokens, and the caller adds back the records it restores.
+   * A fresh store for an existing account, in the same place of the account order (account reset):
+   * the old one's keys lose their tokens; its seeded records are derived again when first needed,
+   * and the caller adds back the keys it restores.
    */
-  replaceAccount(account: AccountRecord): AccountStore {
+  replaceAccount(account: AccountRecord, seedRecords?: SeedRecords): AccountStore {
     const old = this.accounts.get(account.id);
     if (!old) throw new Error(`no account ${account.id}`);
     this.dropTokensOf(old);
-    const scoped = new AccountStore(account);
+    const scoped = new AccountStore(account, seedRecords);
     this.accounts.set(account.id, scoped);
     return scoped;
   }
