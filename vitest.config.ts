@@ -15,7 +15,8 @@ export default defineConfig({
           name: 'sandbox',
           include: ['test/**/*.test.ts'],
           // The example suite is its own project, with its own globalSetup (below).
-          exclude: ['test/examples/**', 'node_modules/**'],
+          // The image-build replay is its own project (below), run by `npm run test:package` in .ci/run.
+          exclude: ['test/examples/**', 'test/package/tarball.test.ts', 'node_modules/**'],
           environment: 'node',
           // Test files share each worker's module cache instead of importing src/ afresh per file:
           // side by side on a loaded 2-core machine (\`/usr/bin/time npx vitest run --project sandbox\`)
@@ -34,6 +35,20 @@ export default defineConfig({
           // Every success body written by a compiled serializer is checked against JSON.stringify
           // (src/operations/serializer.ts): a body that strays from its schema fails its test.
           env: { CCM_VERIFY_SERIALIZATION: '1' },
+        },
+      },
+      {
+        test: {
+          // The package as users get it (issue 14): the Dockerfile's build stage replayed (npm ci, build,
+          // npm pack), the tarball installed, started and type-checked by a strict consumer. About 40 s of
+          // CPU in child processes, a quarter of the whole suite's, so `npm test` leaves it to
+          // `npm run test:package`, which .ci/run runs after it on every clean clone (issue 14.5).
+          name: 'package',
+          include: ['test/package/tarball.test.ts'],
+          environment: 'node',
+          isolate: false,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
       // How a client project uses the sandbox from a vitest globalSetup (README "Scenarios").

@@ -27,11 +27,11 @@ function severity(entry: unknown): number | string {
 describe('issue 15.5: the linter and the formatter', () => {
   const eslint = new ESLint({ cwd: path('.') });
 
-  it('issue 15.5: .ci/run runs lint and the format check after the tests and the type-check', () => {
+  it('issue 15.5, 14: .ci/run runs the tests, the package replay, the type-check, then lint and the format check', () => {
     const commands = readFileSync(path('.ci/run'), 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('npm '));
-    expect(commands.slice(-4)).toEqual(['npm test', 'npm run typecheck', 'npm run lint', 'npm run format:check']);
+    expect(commands.slice(-5)).toEqual(['npm test', 'npm run test:package', 'npm run typecheck', 'npm run lint', 'npm run format:check']);
   });
 
   it('issue 15.5: src/ and bench/ get the type-checked rules, the any-body rules included', async () => {

@@ -16,13 +16,13 @@ function sequencer(cachedMs: Record<string, number>): SlowFirstSequencer {
   return new SlowFirstSequencer(ctx as unknown as Vitest);
 }
 
-const files = ['test/a.test.ts', 'test/cli.test.ts', 'test/b.test.ts', 'test/package/tarball.test.ts'];
+const files = ['test/a.test.ts', 'test/cli.test.ts', 'test/b.test.ts', 'test/ui/dashboard.browser.test.ts'];
 
 describe('issue 14.5: the longest files start first', () => {
   it('with no cache (a clean clone), the measured long files lead and the rest keep their order', async () => {
     const sorted = await sequencer({}).sort(files.map(spec));
     expect(sorted.map((s) => s.moduleId.slice(ROOT.length + 1))).toEqual([
-      'test/package/tarball.test.ts',
+      'test/ui/dashboard.browser.test.ts',
       'test/cli.test.ts',
       'test/a.test.ts',
       'test/b.test.ts',
@@ -30,11 +30,13 @@ describe('issue 14.5: the longest files start first', () => {
   });
 
   it('a duration in the cache outranks the measured table', async () => {
-    const sorted = await sequencer({ 'sandbox:test/b.test.ts': 60_000, 'sandbox:test/package/tarball.test.ts': 1 }).sort(files.map(spec));
+    const sorted = await sequencer({ 'sandbox:test/b.test.ts': 60_000, 'sandbox:test/ui/dashboard.browser.test.ts': 1 }).sort(
+      files.map(spec),
+    );
     expect(sorted.map((s) => s.moduleId.slice(ROOT.length + 1))).toEqual([
       'test/b.test.ts',
       'test/cli.test.ts',
-      'test/package/tarball.test.ts',
+      'test/ui/dashboard.browser.test.ts',
       'test/a.test.ts',
     ]);
   });

@@ -1,10 +1,10 @@
 /**
  * Starts the longest test files first, so that the two workers end together instead of one of them
- * finishing the suite alone on a 30 s file it picked up last (issue 14.5).
+ * finishing the suite alone on a long file it picked up last (issue 14.5).
  *
  * Vitest's own order does this once its cache knows each file's duration, but a clean clone (CI, a
- * first `npm test`) has no cache, and then it keeps the glob's order: test/package/tarball.test.ts,
- * the longest file by far, started about two thirds of the way through. Here, a file's weight is its
+ * first `npm test`) has no cache, and then it keeps the glob's order: the image-build replay (30 s,
+ * now `npm run test:package`) started about two thirds of the way through, the browser tests last. Here, a file's weight is its
  * cached duration when there is one, else the idle duration measured for it below, else 0.
  */
 import { relative } from 'node:path';
@@ -12,8 +12,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Idle durations (ms) of the files that take over 3 s, from `npx vitest run --reporter=json`. */
 const MEASURED_MS: Readonly<Record<string, number>> = {
-  'test/package/tarball.test.ts': 30_000,
-  'test/proof/fuzz-invalid.test.ts': 15_000,
+  'test/ui/dashboard.browser.test.ts': 10_000,
+  'test/webhooks/isolation.test.ts': 8_000,
+  'test/proof/fuzz-invalid.test.ts': 8_000,
   'test/scenarios/faults-soak.test.ts': 6_000,
   'test/cli.test.ts': 5_500,
   'test/proof/soak.test.ts': 4_500,
