@@ -70,7 +70,7 @@ export function settleJob(store: AccountStore, job: JobRecord, { now }: SettleCo
   }
   if (isTerminal(state.status)) {
     const ledger = ledgerOf(store);
-    ledger.byEnd.delete(job.timeline.ends_at_ms, job);
+    ledger.byEnd.delete(job);
     ledger.held -= job.credits_hold;
   }
   if (state.status === 'completed') charge(store, job);

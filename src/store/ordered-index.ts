@@ -1,6 +1,7 @@
 /**
  * Records ordered by a numeric key (ties by insertion), for "everything due by t" queries in
- * O(log n + k). Backs the ledger of unfinished jobs.
+ * O(log n + k) and the earliest key in O(log n). Backs the ledger of unfinished jobs and the webhook
+ * queues (deliveries by next attempt, watched jobs by end), whose timer arms itself at `firstAt()`.
  */
 import { BTree } from './btree.js';
 
@@ -25,7 +26,13 @@ export class OrderedIndex<T> {
     return true;
   }
 
-  delete(_at: number, value: T): void {
+  /** Puts `value` at `at`, moving it (to the end of its new tie) when it is in the index already. */
+  put(at: number, value: T): void {
+    this.delete(value);
+    this.add(at, value);
+  }
+
+  delete(value: T): void {
     const key = this.keys.get(value);
     if (!key) return;
     this.keys.delete(value);
@@ -39,6 +46,11 @@ export class OrderedIndex<T> {
       out.push(value);
     });
     return out;
+  }
+
+  /** The smallest key, or undefined when empty. */
+  firstAt(): number | undefined {
+    return this.tree.minKey()?.[0];
   }
 
   all(): T[] {

@@ -18,9 +18,9 @@ import type { EventType } from '../operations/event-types.js';
 import { IdGenerator } from '../random.js';
 import type { WebhookTwist } from '../scenarios/webhook-effect.js';
 import type { JobRecord } from '../store/records.js';
+import { OrderedIndex } from '../store/ordered-index.js';
 import type { AccountStore } from '../store/store.js';
 import { jobView } from '../resources/jobs/schemas.js';
-import { DueQueue } from './due-queue.js';
 import { eventTypeInfo, jobEventType } from './event-catalog.js';
 import {
   acceptsType,
@@ -75,9 +75,9 @@ class AccountWebhooks {
   readonly endpoints = new Map<string, WebhookEndpoint>();
   /** Oldest first. */
   readonly deliveries = new Map<string, Delivery>();
-  readonly due = new DueQueue<Delivery>();
+  readonly due = new OrderedIndex<Delivery>();
   /** Unfinished jobs by their end: their event is due then. */
-  readonly jobs = new DueQueue<JobRecord>();
+  readonly jobs = new OrderedIndex<JobRecord>();
   draining: Promise<void> | undefined;
   again = false;
 
@@ -179,7 +179,7 @@ export class WebhookHub {
     // Nothing subscribed and no job to watch: nothing to keep for this account.
     if (recorded.jobs.length === 0 && !this.accounts.get(account.id)?.endpoints.size) return;
     const state = this.stateOf(account.id);
-    for (const job of recorded.jobs) state.jobs.add(job.timeline.ends_at_ms, job);
+    for (const job of recorded.jobs) state.jobs.put(job.timeline.ends_at_ms, job);
     for (const { type, object, at } of recorded.events) this.raise(state, type, object, at);
     this.kick(state);
   }
@@ -241,7 +241,7 @@ export class WebhookHub {
     };
     state.deliveries.set(delivery.id, delivery);
     this.deliveryIndex.set(delivery.id, delivery);
-    state.due.add(at, delivery);
+    state.due.put(at, delivery);
     // Bounded like the journal: the oldest delivery goes (if still pending, it is never sent).
     if (state.deliveries.size > this.logSize) {
       const oldest = state.deliveries.values().next().value!;
@@ -355,7 +355,7 @@ export class WebhookHub {
     const next = nextAttemptAt(at, delivery.attempts.length);
     delivery.nextAt = next;
     if (next === undefined) delivery.status = 'failed';
-    else state.due.add(next, delivery);
+    else state.due.put(next, delivery);
   }
 
   /** ONE real timer for the world: the soonest due item among accounts whose clock runs. Re-armed on every change. */
