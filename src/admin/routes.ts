@@ -63,9 +63,10 @@ const createKeySchema: JsonSchema = {
 };
 
 /** The account, its jobs settled first: admin views show credits, and credits follow the clock. */
-function accountOr404(ctx: SandboxContext, id: string): AccountStore {
+/** The account, its jobs brought up to its clock; a 404 naming `param` when there is none. */
+function accountOr404(ctx: SandboxContext, id: string, param = 'id'): AccountStore {
   const account = ctx.sandbox.world.store.forAccount(id);
-  if (!account) throw new ApiError('resource_missing', { param: 'id', message: `No such account: '${id}'.` });
+  if (!account) throw new ApiError('resource_missing', { param, message: `No such account: '${id}'.` });
   // On the account's own clock when it has one (contract §4.1).
   ctx.sandbox.world.timeOf(id).services.settleJobs(account);
   return account;
@@ -231,6 +232,6 @@ export function buildAdminRouter(): Router<SandboxState> {
   registerTenantRoutes(route, accountOr404);
   registerScenarioRoutes(route);
   registerJournalRoutes(route);
-  registerWebhookRoutes(route);
+  registerWebhookRoutes(route, accountOr404);
   return router;
 }

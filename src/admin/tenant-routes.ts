@@ -38,7 +38,7 @@ export function listAccounts(ctx: SandboxContext): { ids: string[]; hasMore: boo
   return { ids: all.slice(start, start + query.limit), hasMore: start + query.limit < all.length };
 }
 
-type AccountLookup = (ctx: SandboxContext, id: string) => AccountStore;
+export type AccountLookup = (ctx: SandboxContext, id: string, param?: string) => AccountStore;
 
 export function registerTenantRoutes(route: AdminRoute, accountOr404: AccountLookup): void {
   route('get', '/accounts/:id/clock', (ctx) => {
@@ -60,6 +60,9 @@ export function registerTenantRoutes(route: AdminRoute, accountOr404: AccountLoo
     ownClockOf(world, account, tenant).clock.set(wanted);
     // Its webhooks due by the new time are sent, and their attempts awaited, before the answer (contract §4.3).
     await world.webhooks.runDue((accountId) => accountId === account.id);
+    // Deleted while its webhooks were being sent: its clock is gone with it.
+    if (!world.store.forAccount(account.id))
+      throw new ApiError('resource_missing', { param: 'id', message: `No such account: '${account.id}'.` });
     ctx.body = clockView(world, account.id);
   };
   route('post', '/accounts/:id/clock', moveOwnClock(clockSetChange));

@@ -3,12 +3,11 @@
  * queries are validated like every admin route (400 unknown or missing fields, 422 bad values, 404
  * unknown account or id), so a mistyped filter answers the envelope instead of an empty list.
  */
-import { ApiError, resourceMissing, validationFailed } from '../errors/api-error.js';
-import type { SandboxContext } from '../http/context.js';
+import { resourceMissing, validationFailed } from '../errors/api-error.js';
 import { EVENT_TYPES, type EventType } from '../operations/event-types.js';
 import type { JsonSchema } from '../operations/types.js';
 import { isAbsoluteHttpUrl } from '../operations/urls.js';
-import type { AccountStore } from '../store/store.js';
+import type { AccountLookup } from './tenant-routes.js';
 import type { DeliveryFilter } from '../webhooks/hub.js';
 import type { EventFilter } from '../webhooks/records.js';
 import { SECRET_PATTERN } from '../webhooks/signing.js';
@@ -63,20 +62,24 @@ export const WEBHOOK_URL_MESSAGE = 'must be an absolute http or https URL';
  * calls whatever URL a test gives it (README "Testing your webhook receiver"), which is the point.
  */
 function checkUrl(url: string): void {
-  if (!isAbsoluteHttpUrl(url)) throw validationFailed({ url: [WEBHOOK_URL_MESSAGE] });
+  if (!isAbsoluteHttpUrl(url) || hasCredentials(url)) throw validationFailed({ url: [WEBHOOK_URL_MESSAGE] });
 }
 
-function accountOr404(ctx: SandboxContext, id: string, param = 'account_id'): AccountStore {
-  const account = ctx.sandbox.world.store.forAccount(id);
-  if (!account) throw new ApiError('resource_missing', { param, message: `No such account: '${id}'.` });
-  return account;
+/** `user:password@` in a URL: fetch refuses to send such a request, so every attempt would fail unseen. */
+function hasCredentials(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.username !== '' || parsed.password !== '';
 }
 
-export function registerWebhookRoutes(route: AdminRoute): void {
+/**
+ * `accountOr404` is the admin API's one lookup (src/admin/routes.ts): it also brings the account's jobs
+ * up to its clock, so a triggered `job.completed` finds a job that has ended but was never read.
+ */
+export function registerWebhookRoutes(route: AdminRoute, accountOr404: AccountLookup): void {
   route('post', '/webhook_endpoints', (ctx) => {
     const body = bodyOf<{ account_id: string; url: string; events?: EventFilter; secret?: string }>(ctx, createEndpointSchema);
     checkUrl(body.url);
-    const account = accountOr404(ctx, body.account_id);
+    const account = accountOr404(ctx, body.account_id, 'account_id');
     ctx.status = 201;
     ctx.body = ctx.sandbox.world.webhooks.createEndpoint({
       accountId: account.id,
@@ -88,7 +91,7 @@ export function registerWebhookRoutes(route: AdminRoute): void {
 
   route('get', '/webhook_endpoints', (ctx) => {
     const query = queryOf<{ account_id?: string }>(ctx, listEndpointsSchema);
-    if (query.account_id !== undefined) accountOr404(ctx, query.account_id);
+    if (query.account_id !== undefined) accountOr404(ctx, query.account_id, 'account_id');
     ctx.body = { object: 'list', data: ctx.sandbox.world.webhooks.endpoints(query.account_id), has_more: false };
   });
 
@@ -107,7 +110,7 @@ export function registerWebhookRoutes(route: AdminRoute): void {
 
   route('get', '/webhook_deliveries', (ctx) => {
     const query = queryOf<DeliveryFilter>(ctx, listDeliveriesSchema);
-    if (query.account_id !== undefined) accountOr404(ctx, query.account_id);
+    if (query.account_id !== undefined) accountOr404(ctx, query.account_id, 'account_id');
     const page = ctx.sandbox.world.webhooks.deliveries(query);
     ctx.body = { object: 'list', data: page.data, has_more: page.hasMore };
   });
@@ -121,7 +124,7 @@ export function registerWebhookRoutes(route: AdminRoute): void {
 
   route('post', '/events', (ctx) => {
     const body = bodyOf<{ account_id: string; type: EventType }>(ctx, triggerSchema);
-    const account = accountOr404(ctx, body.account_id);
+    const account = accountOr404(ctx, body.account_id, 'account_id');
     ctx.status = 201;
     ctx.body = ctx.sandbox.world.webhooks.trigger(account, body.type);
   });

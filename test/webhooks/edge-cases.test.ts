@@ -1,0 +1,43 @@
+/** Issue 18: cases a review found by probing (contract §4.3, §4.1). */
+import { describe, expect, it } from 'vitest';
+import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
+
+const receiver = useReceivers();
+
+describe('issue 18: webhook edge cases', () => {
+  it('contract §4.3: an endpoint URL with credentials is refused (fetch never sends one, so every attempt would fail unseen)', async () => {
+    const { api } = sandbox();
+    const res = await api.post('/__admin/webhook_endpoints').send({ account_id: ACCOUNTS.free, url: 'http://user:pw@127.0.0.1:9/hooks' });
+    expect(res.status).toBe(422);
+    expect(res.body.error.errors).toEqual({ url: ['must be an absolute http or https URL'] });
+  });
+
+  it('contract §4.3: a triggered job.completed is about the job that ended by the clock, even if nobody read it since', async () => {
+    const s = sandbox();
+    const crawl = await s.api.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/', max_pages: 2 });
+    expect(crawl.status).toBe(201);
+    await s.advance(3600);
+    const event = await s.trigger('job.completed');
+    expect(event.status).toBe(201);
+    expect(event.body.data.object).toMatchObject({ id: crawl.body.id, status: 'completed' });
+  });
+
+  it('contract §4.1: an own-clock advance that outlives its account (deleted while its webhooks were sent) answers 404', async () => {
+    const held = await receiver(() => 'hang');
+    // Shortened so the held attempt ends soon; nothing below measures time.
+    const s = sandbox({ webhookTimeout: 200 });
+    const created = await s.api.post('/__admin/accounts').send({ clock: 'frozen' });
+    const id = created.body.account.id as string;
+    await s.endpoint(held.url, {}, id);
+    await s.trigger('inbox.updated', id);
+    await held.received(1);
+    const advancing = s.api
+      .post(`/__admin/accounts/${id}/clock/advance`)
+      .send({ seconds: 60 })
+      .then((res) => res);
+    expect((await s.api.delete(`/__admin/accounts/${id}`)).status).toBe(200);
+    const advanced = await advancing;
+    expect(advanced.status).toBe(404);
+    expect(advanced.body.error).toMatchObject({ code: 'resource_missing', param: 'id' });
+  });
+});
