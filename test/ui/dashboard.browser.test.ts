@@ -69,7 +69,7 @@ beforeAll(async () => {
     throw new Error(`issue 19: the browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`);
   }
   mkdirSync(SCREENSHOTS, { recursive: true });
-  mock = await startMockServer({ clock: FROZEN_AT, seed: 19 });
+  mock = await startMockServer({ clock: FROZEN_AT, seed: 19, webhookTimeout: 600_000 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   main = watch(await context.newPage());

@@ -24,8 +24,9 @@ describe('issue 18: webhook edge cases', () => {
 
   it('contract §4.1: an own-clock advance that outlives its account (deleted while its webhooks were sent) answers 404', async () => {
     const held = await receiver(() => 'hang');
-    // Shortened so the held attempt ends soon; nothing below measures time.
-    const s = sandbox({ webhookTimeout: 200 });
+    // Far beyond any wait here: the held attempt ends when its receiver goes away, not by a timer that
+    // a loaded machine could let fire before the request even arrived.
+    const s = sandbox({ webhookTimeout: 600_000 });
     const created = await s.api.post('/__admin/accounts').send({ clock: 'frozen' });
     const id = created.body.account.id as string;
     await s.endpoint(held.url, {}, id);
@@ -36,6 +37,7 @@ describe('issue 18: webhook edge cases', () => {
       .send({ seconds: 60 })
       .then((res) => res);
     expect((await s.api.delete(`/__admin/accounts/${id}`)).status).toBe(200);
+    await held.close();
     const advanced = await advancing;
     expect(advanced.status).toBe(404);
     expect(advanced.body.error).toMatchObject({ code: 'resource_missing', param: 'id' });
