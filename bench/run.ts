@@ -430,7 +430,7 @@ async function pages(): Promise<number> {
   const results: Record<number, number> = {};
   for (const n of [1_000, 100_000, 1_000_000]) {
     const app = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off' });
-    const experiences = app.sandbox.store.forAccount('acct_paid_default')!.collection('experiences');
+    const experiences = app.sandbox.store.forAccount('acct_paid_default')!.write('experiences');
     const template = experiences.values()[0];
     if (!template) throw new Error('the default fixture seeds no experiences');
     for (const seeded of experiences.values()) experiences.delete(seeded.id);
