@@ -62,8 +62,8 @@ const CELLS: Cell[] = [
 /** n experiences (1% `link`, the rest `course`) and n messages in one inbox (1% starred). */
 function fillLists(app: MockApp, n: number): string {
   const store = app.sandbox.store.forAccount(ACCOUNT)!;
-  const experiences = store.collection('experiences');
-  const messages = store.collection('messages');
+  const experiences = store.write('experiences');
+  const messages = store.write('messages');
   const course = experiences.find((e) => e.type === 'course')!;
   const link = experiences.find((e) => e.type === 'link')!;
   const message = messages.find((m) => m.direction === 'inbound')!;

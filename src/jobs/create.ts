@@ -79,7 +79,7 @@ export function createJob(sandbox: JobServices, store: AccountStore, apiKey: Api
     credits_hold: job.creditsHold,
     units: job.units,
   };
-  store.collection('jobs').insert(record);
+  store.write('jobs').insert(record);
   trackNewJob(store, record);
   return record;
 }

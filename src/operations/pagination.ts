@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
-import type { Collection, Identified, IndexQuery } from '../store/collection.js';
+import type { Identified, IndexQuery, ReadCollection } from '../store/collection.js';
 
 export interface ListQuery {
   limit: number;
@@ -20,7 +20,7 @@ export interface ListEnvelope<V> {
 }
 
 export function listPage<T extends Identified, V = T>(
-  collection: Collection<T>,
+  collection: ReadCollection<T>,
   query: ListQuery,
   options: {
     url: string;

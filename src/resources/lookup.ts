@@ -1,13 +1,13 @@
 /** Lookups shared by the operations; all go through the caller's AccountStore, so they are tenant-scoped. */
 import { resourceMissing } from '../errors/api-error.js';
-import type { Collection } from '../store/collection.js';
+import type { ReadCollection } from '../store/collection.js';
 
 /**
  * A record named by its prefixed id (`exp_…`) or by its slug (spec §4.10, §4.11). Slugs never contain
  * `_`, so a value that starts with the prefix is always an id.
  */
 export function findByIdOrSlug<T extends { id: string; slug: string }>(
-  collection: Collection<T>,
+  collection: ReadCollection<T>,
   prefix: string,
   idOrSlug: string,
 ): T | undefined {

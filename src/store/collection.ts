@@ -27,6 +27,13 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
+/**
+ * What a reader may do with a collection: no insert, update or delete. An account hands its seeded
+ * collections out this way until it writes them (src/store/store.ts), so a write through a read
+ * handle does not compile.
+ */
+export type ReadCollection<T extends Identified> = Pick<Collection<T>, 'size' | 'has' | 'get' | 'find' | 'filter' | 'values' | 'page'>;
+
 /** `created_at` in ms; records without a parsable one sort first (oldest), among themselves by insertion. */
 function createdMs(record: Identified): number {
   const created = (record as { created_at?: unknown }).created_at;

@@ -1,7 +1,9 @@
-import { Collection } from './collection.js';
+import { Collection, type ReadCollection } from './collection.js';
+import { deepFreeze, DERIVED_CACHE_CAPACITY, LruCache } from './derived-cache.js';
 import { COLLECTION_NAMES, type AccountRecord, type ApiKeyRecord, type CollectionName, type CollectionRecords } from './records.js';
 
 type Collections = { [K in CollectionName]: Collection<CollectionRecords[K]> };
+type ReadCollections = { [K in CollectionName]: ReadCollection<CollectionRecords[K]> };
 
 /**
  * Fills an account's seeded collections; a pure function of what it captured (seed, account,
@@ -22,46 +24,67 @@ const UNSEEDED: ReadonlySet<CollectionName> = new Set<CollectionName>([
 ]);
 
 /**
+ * Derived seeded collections of the accounts read most recently, frozen, keyed by the account's store
+ * (a reset or a delete makes a new store or none, and drops the old key). Process-wide: every world
+ * shares the bound, so the memory it costs does not grow with worlds or tenants.
+ */
+const derived = new LruCache<AccountStore, Partial<ReadCollections>>(DERIVED_CACHE_CAPACITY);
+
+/**
  * One account's data. Reachable only through `Store.forAccount`, so tenancy is enforced here.
  *
- * Seeded records are derived when first needed (issue 16): the first time a seeded collection is
- * opened, `seedRecords` runs once and fills every seeded collection (seeders refer to each other's
- * records). Until then the account holds no record but its keys, and a collection exists only once
- * opened. A derived record is then an ordinary record: changed in place, deleted, paged.
+ * Only what the account changes is its own (issue 16). `collection(name)` reads: an owned collection
+ * if the account has written it, else its seeded records derived from (seed, account, template,
+ * creation instant) and held, frozen, in a small process-wide cache, derived again after an eviction.
+ * `write(name)` is the only way to a collection that can change: the first write to a seeded
+ * collection derives it afresh into the account, which owns it from then on. Seeders refer to each
+ * other's records, so a derivation always makes every seeded collection; derivation is pure, so a
+ * collection taken from one derivation matches the others read from another.
  */
 export class AccountStore {
-  private readonly collections: Partial<Collections> = Object.create(null) as Partial<Collections>;
-  private seedRecords: SeedRecords | undefined;
+  private readonly owned: Partial<Collections> = Object.create(null) as Partial<Collections>;
 
   constructor(
     readonly account: AccountRecord,
-    seedRecords?: SeedRecords,
-  ) {
-    this.seedRecords = seedRecords;
-  }
+    private readonly seedRecords?: SeedRecords,
+  ) {}
 
   get id(): string {
     return this.account.id;
   }
 
-  /** False until the seeded records have been derived (or when the account has none to derive). */
-  get seedPending(): boolean {
-    return this.seedRecords !== undefined;
+  /** The collections the account holds itself (written, or never seeded): what a tenant costs. */
+  get ownedCollections(): CollectionName[] {
+    return Object.keys(this.owned) as CollectionName[];
   }
 
-  /** How many collections hold state (were opened): what a tenant that did nothing costs. */
-  get openCollections(): number {
-    return Object.keys(this.collections).length;
+  /** Whether this account's derived records are in the process-wide cache now (for tests). */
+  get derivedCached(): boolean {
+    return derived.has(this);
   }
 
-  collection<K extends CollectionName>(name: K): Collections[K] {
+  /** A collection to read. Its records must not be changed in place: `write(name)` first. */
+  collection<K extends CollectionName>(name: K): ReadCollections[K] {
+    const owned = this.owned[name];
+    if (owned) return owned;
     if (this.seedRecords && !UNSEEDED.has(name)) {
-      const seed = this.seedRecords;
-      // Cleared first: the seeders open collections themselves.
-      this.seedRecords = undefined;
-      seed(this);
+      const cached = derived.get(this, () => freezeAll(this.derive()))[name];
+      if (cached) return cached;
     }
-    return (this.collections[name] ??= new Collection() as Collections[K]);
+    // Not kept: a collection exists in the account only once written.
+    return new Collection() as Collections[K];
+  }
+
+  /** The account's own collection `name`, made (derived, for a seeded one) on first use. */
+  write<K extends CollectionName>(name: K): Collections[K] {
+    const owned = this.owned[name];
+    if (owned) return owned;
+    // Derived afresh, not copied from the cache: the cached records are frozen, and a fresh
+    // derivation is the same records by construction.
+    const made: Collections[K] =
+      (this.seedRecords && !UNSEEDED.has(name) ? this.derive()[name] : undefined) ?? (new Collection() as Collections[K]);
+    this.owned[name] = made;
+    return made;
   }
 
   /** Every collection as plain arrays (oldest first), for the admin state snapshot. */
@@ -70,6 +93,23 @@ export class AccountStore {
     for (const name of COLLECTION_NAMES) out[name] = this.collection(name).values();
     return out as { [K in CollectionName]: CollectionRecords[K][] };
   }
+
+  /** Forgets the cached derived records (the account is reset or deleted). */
+  dropDerived(): void {
+    derived.delete(this);
+  }
+
+  /** Every seeded collection, freshly derived into a scratch store that owns them all. */
+  private derive(): Partial<Collections> {
+    const scratch = new AccountStore(this.account);
+    this.seedRecords?.(scratch);
+    return scratch.owned;
+  }
+}
+
+function freezeAll(collections: Partial<Collections>): Partial<ReadCollections> {
+  for (const collection of Object.values(collections)) for (const record of collection.values()) deepFreeze(record);
+  return collections;
 }
 
 export interface KeyLocation {
@@ -110,6 +150,7 @@ export class Store {
     const scoped = this.accounts.get(id);
     if (!scoped) return false;
     this.dropTokensOf(scoped);
+    scoped.dropDerived();
     this.accounts.delete(id);
     return true;
   }
@@ -123,6 +164,7 @@ export class Store {
     const old = this.accounts.get(account.id);
     if (!old) throw new Error(`no account ${account.id}`);
     this.dropTokensOf(old);
+    old.dropDerived();
     const scoped = new AccountStore(account, seedRecords);
     this.accounts.set(account.id, scoped);
     return scoped;
@@ -146,7 +188,7 @@ export class Store {
     if (!scoped) throw new Error(`no account ${accountId}`);
     if (this.keysByToken.has(token)) throw new Error(`duplicate API key token for ${key.id}`);
     if (this.tokenByKeyId.has(key.id)) throw new Error(`duplicate API key id ${key.id}`);
-    scoped.collection('api_keys').insert(key);
+    scoped.write('api_keys').insert(key);
     this.keysByToken.set(token, { accountId, keyId: key.id });
     this.tokenByKeyId.set(key.id, token);
     return key;

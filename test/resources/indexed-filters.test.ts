@@ -43,8 +43,8 @@ const naive = <T extends { id: string }>(collection: Collection<T>, keep: (recor
 /** Seeded changes to the account's messages and experiences, made straight in the store. */
 function churn(app: MockApp, seed: number): void {
   const store = app.sandbox.store.forAccount(ACCOUNTS.free)!;
-  const messages = store.collection('messages');
-  const experiences = store.collection('experiences');
+  const messages = store.write('messages');
+  const experiences = store.write('experiences');
   const inboxIds = store
     .collection('inboxes')
     .values()
@@ -101,7 +101,7 @@ function churn(app: MockApp, seed: number): void {
 describe('indexed list filters through the API (issue 16)', () => {
   it('issue 16: every type filter pages exactly as the naive filter, after seeded inserts, updates and deletes', async () => {
     const app = makeApp();
-    const experiences = app.sandbox.store.forAccount(ACCOUNTS.free)!.collection('experiences');
+    const experiences = app.sandbox.store.forAccount(ACCOUNTS.free)!.write('experiences');
     // The first filtered list builds the index from the seeded records; the churn then maintains it.
     await walk(app, '/v1/experiences', '&type=course', listExperiences);
     churn(app, 16);
@@ -115,7 +115,7 @@ describe('indexed list filters through the API (issue 16)', () => {
   it('issue 16: every label and direction combination of every inbox pages exactly as the naive filter, after seeded inserts, updates and deletes', async () => {
     const app = makeApp();
     const store = app.sandbox.store.forAccount(ACCOUNTS.free)!;
-    const messages = store.collection('messages');
+    const messages = store.write('messages');
     const inboxIds = store
       .collection('inboxes')
       .values()
@@ -144,7 +144,7 @@ describe('indexed list filters through the API (issue 16)', () => {
   it('issue 16: a cursor from another inbox is still refused, a cursor that does not match the filter still works', async () => {
     const app = makeApp();
     const store = app.sandbox.store.forAccount(ACCOUNTS.free)!;
-    const messages = store.collection('messages');
+    const messages = store.write('messages');
     const [first, second] = store.collection('inboxes').values();
     const other = messages.find((m) => m.inbox_id === second!.id)!;
     const refused = await client(app)

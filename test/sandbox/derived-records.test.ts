@@ -56,8 +56,8 @@ describe('issue 16: seeded records are derived when first needed', () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     const store = storeOf(app, tenant.accountId);
-    expect(store.seedPending).toBe(true);
-    expect(store.openCollections).toBe(1);
+    expect(store.derivedCached).toBe(false);
+    expect(store.ownedCollections).toEqual(['api_keys']);
     expect(store.collection('api_keys').size).toBe(1);
   });
 
@@ -67,16 +67,18 @@ describe('issue 16: seeded records are derived when first needed', () => {
     expect((await client(app).get('/v1/status').set(bearer(tenant.token))).status).toBe(200);
     const job = await createCrawl(client(app), tenant.token, { url: 'https://example.com' });
     expectSuccess(await client(app).get(`/v1/jobs/${job.id}`).set(bearer(tenant.token)), getJob);
-    expect(storeOf(app, tenant.accountId).seedPending).toBe(true);
+    expect(storeOf(app, tenant.accountId).derivedCached).toBe(false);
+    expect(storeOf(app, tenant.accountId).ownedCollections.sort()).toEqual(['api_keys', 'jobs']);
   });
 
-  it('issue 16: the first read derives them, and a list answers them', async () => {
+  it('issue 16: the first read derives them into the shared cache, and a list answers them (the account owns none of them)', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     const res = await client(app).get('/v1/experiences').set(bearer(tenant.token));
     expectSuccess(res, listExperiences);
     expect(res.body.data.length).toBeGreaterThan(0);
-    expect(storeOf(app, tenant.accountId).seedPending).toBe(false);
+    expect(storeOf(app, tenant.accountId).derivedCached).toBe(true);
+    expect(storeOf(app, tenant.accountId).ownedCollections).toEqual(['api_keys']);
   });
 
   it('issue 16: the same records whenever they are first read (same seed): other accounts, writes and time in between change nothing', async () => {
@@ -116,7 +118,8 @@ describe('contract §4.1 + issue 16: an account reset restores the derived recor
     expect(await stateOf(app, tenant.accountId)).not.toEqual(born);
     expect((await client(app).post(`/__admin/accounts/${tenant.accountId}/reset`)).status).toBe(200);
     // The reset copied nothing: the records come back by being derived again.
-    expect(storeOf(app, tenant.accountId).seedPending).toBe(true);
+    expect(storeOf(app, tenant.accountId).derivedCached).toBe(false);
+    expect(storeOf(app, tenant.accountId).ownedCollections).toEqual(['api_keys']);
     expect(await stateOf(app, tenant.accountId)).toEqual(born);
   });
 

@@ -70,7 +70,7 @@ export const sendConversions = defineOperation<SendConversionsBody>({
     }
     const receivedAt = sandbox.timestamp();
     for (const event of body.events) {
-      store.collection('conversions').insert({
+      store.write('conversions').insert({
         id: sandbox.ids.next('conv'),
         object: 'conversion',
         ad_account_id: body.account_id,

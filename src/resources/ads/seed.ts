@@ -16,7 +16,7 @@ const PLATFORMS: Record<AdDestinationRecord['platform'], { label: string; pixel(
 };
 
 export function seedAdDestinations({ store, faker, ids, now, count, pinned }: SeedContext): void {
-  const destinations = store.collection('ad_destinations');
+  const destinations = store.write('ad_destinations');
   const pins = pinned.ad_destinations ?? [];
   const adAccounts = [...new Set(pins.map((p) => p.account_id))];
   while (adAccounts.length < count('ad_accounts', 2)) adAccounts.push(ids.next('adacct'));

@@ -10,10 +10,9 @@ export function findOrCreateCustomer(
   name: string,
 ): { customer: CustomerRecord; created: boolean } {
   const normalized = email.trim().toLowerCase();
-  const customers = store.collection('customers');
-  const existing = customers.find((c) => c.email === normalized);
+  const existing = store.collection('customers').find((c) => c.email === normalized);
   if (existing) return { customer: existing, created: false };
-  const customer = customers.insert({
+  const customer = store.write('customers').insert({
     id: sandbox.ids.next('cus'),
     object: 'customer',
     name,

@@ -3,7 +3,7 @@ import { isoTimestamp } from '../../clock/virtual-clock.js';
 import type { SeedContext } from '../../fixture/account-template.js';
 
 export function seedCustomers({ store, faker, ids, now, count }: SeedContext): void {
-  const customers = store.collection('customers');
+  const customers = store.write('customers');
   const n = count('customers', 8);
   for (let i = 0; i < n; i++) {
     const first = faker.person.firstName();

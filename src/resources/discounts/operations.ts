@@ -26,9 +26,9 @@ export const deleteDiscount = defineOperation<undefined, Record<string, never>, 
   success: { status: 200, description: 'The discount deletion result.', schema: discountDeletionSchema },
   errors: [400, 401, 403, 404, 429, 500],
   handler({ params, store, events }) {
-    const discounts = store.collection('discounts');
-    const discount = required(findByIdOrSlug(discounts, 'disc', params.id), 'discount', params.id, 'id');
-    discounts.delete(discount.id);
+    const discount = required(findByIdOrSlug(store.collection('discounts'), 'disc', params.id), 'discount', params.id, 'id');
+    // Written only once found: a 404 leaves the account holding nothing new.
+    store.write('discounts').delete(discount.id);
     const deletion = { id: discount.id, object: 'discount', deleted: true };
     events.emit('discount.deleted', deletion);
     return { body: deletion };

@@ -7,7 +7,7 @@ const OCCASIONS = ['launch', 'spring', 'summer', 'blackfriday', 'newyear', 'vip'
 const DAY_MS = 24 * 3600 * 1000;
 
 export function seedDiscounts({ store, faker, ids, now, count, pinned }: SeedContext): void {
-  const discounts = store.collection('discounts');
+  const discounts = store.write('discounts');
   const slugs = new Set((pinned.discounts ?? []).map((d) => d.slug));
   for (const pin of withPinned(pinned.discounts, count('discounts', 5))) {
     const percent = faker.datatype.boolean({ probability: 0.7 });

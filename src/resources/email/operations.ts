@@ -33,9 +33,12 @@ export const updateInbox = defineOperation<
   success: { status: 200, description: 'The updated inbox.', schema: inboxSchema },
   errors: [400, 401, 403, 404, 422, 429],
   handler({ params, body, store, events }) {
-    const inbox = required(store.collection('inboxes').get(params.id), 'inbox', params.id, 'id');
-    if (body.display_name !== undefined) inbox.display_name = body.display_name;
-    inbox.metadata = mergeMetadata(inbox.metadata, body.metadata ?? {});
+    required(store.collection('inboxes').get(params.id), 'inbox', params.id, 'id');
+    // The account's own copy is changed (the record read above may be a shared, frozen one).
+    const inbox = store.write('inboxes').update(params.id, (record) => {
+      if (body.display_name !== undefined) record.display_name = body.display_name;
+      record.metadata = mergeMetadata(record.metadata, body.metadata ?? {});
+    })!;
     const view = inboxView(inbox);
     events.emit('inbox.updated', view);
     return { body: view };

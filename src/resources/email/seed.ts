@@ -26,7 +26,7 @@ export function seedInboxes(context: SeedContext): void {
   const messages: MessageRecord[] = [];
   for (const [i, pin] of withPinned(pinned.inboxes, count('inboxes', 2)).entries()) {
     const localPart = pin?.local_part ?? free.shift() ?? `inbox${i + 1}`;
-    const inbox = store.collection('inboxes').insert({
+    const inbox = store.write('inboxes').insert({
       object: 'inbox',
       id: pin?.id ?? ids.next('inbox'),
       address: `${localPart}@${domain}`,
@@ -40,7 +40,7 @@ export function seedInboxes(context: SeedContext): void {
     messages.push(...seedThreads(context, inbox, count('messages_per_inbox', 12)));
   }
   messages.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
-  for (const message of messages) store.collection('messages').insert(message);
+  for (const message of messages) store.write('messages').insert(message);
 }
 
 function capitalize(word: string): string {

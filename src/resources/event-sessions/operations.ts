@@ -49,7 +49,7 @@ export const createEventSession = defineOperation<CreateEventSessionBody, Record
     const start = toWholeSecond(body.start_time);
     const end = body.end_time === undefined ? start + DEFAULT_SESSION_MINUTES * 60_000 : toWholeSecond(body.end_time);
     if (end <= start) throw validationFailed({ end_time: [EVENT_SESSION_MESSAGES.endBeforeStart] });
-    const session = store.collection('event_sessions').insert({
+    const session = store.write('event_sessions').insert({
       id: sandbox.ids.next('evs'),
       object: 'event_session',
       experience_id: experience.id,

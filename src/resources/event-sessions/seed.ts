@@ -7,9 +7,9 @@ const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
 export function seedEventSessions({ store, faker, ids, now, count }: SeedContext): void {
-  const sessions = store.collection('event_sessions');
+  const sessions = store.write('event_sessions');
   const perEvent = count('event_sessions_per_event', 2);
-  for (const experience of store.collection('experiences').filter((e) => e.type === 'event')) {
+  for (const experience of store.write('experiences').filter((e) => e.type === 'event')) {
     // The first session starts at 17:00 UTC a few days from now; the others follow weekly.
     const firstDay = Math.floor(now / DAY_MS) + faker.number.int({ min: 2, max: 10 });
     const duration = faker.helpers.arrayElement([45, 60, 90]) * 60_000;

@@ -9,7 +9,7 @@ import { pastTimestamp, slugify, topic, uniqueSlug, withPinned } from '../seed-s
 import { DETAILS } from './details.js';
 
 export function seedExperiences({ store, faker, ids, now, count, pinned }: SeedContext): void {
-  const experiences = store.collection('experiences');
+  const experiences = store.write('experiences');
   const slugs = new Set((pinned.experiences ?? []).map((e) => e.slug));
   const entries = withPinned(pinned.experiences, count('experiences', 12));
   let turn = 0;

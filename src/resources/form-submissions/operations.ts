@@ -29,7 +29,7 @@ export const createFormSubmission = defineOperation<CreateFormSubmissionBody>({
     const { customer, created } = findOrCreateCustomer(store, sandbox, email, name);
     if (created) events.emit('customer.created', customerView(customer));
     const now = sandbox.timestamp();
-    const submission = store.collection('form_submissions').insert({
+    const submission = store.write('form_submissions').insert({
       id: sandbox.ids.next('fsub'),
       object: 'form_submission',
       form_id: form.id,
@@ -38,7 +38,7 @@ export const createFormSubmission = defineOperation<CreateFormSubmissionBody>({
       respondent_id: customer.id,
       created_at: now,
     });
-    store.collection('deliveries').insert({
+    store.write('deliveries').insert({
       id: sandbox.ids.next('dlv'),
       object: 'delivery',
       form_id: form.id,

@@ -8,12 +8,12 @@ import { pastTimestamp, topic, withPinned } from '../seed-support.js';
 import { PRESETS } from './presets.js';
 
 export function seedForms({ store, faker, ids, now, count, pinned }: SeedContext): void {
-  const downloads = store.collection('experiences').filter((e) => e.type === 'digital_download');
+  const downloads = store.write('experiences').filter((e) => e.type === 'digital_download');
   let turn = 0;
   for (const pin of withPinned(pinned.forms, count('forms', 4))) {
     const preset = PRESETS[pin?.preset ?? FORM_PRESETS[turn++ % FORM_PRESETS.length]!];
     const fieldId = (key: string) => (pin ? `fld_${pin.id.slice('frm_'.length)}_${key}` : ids.next('fld'));
-    store.collection('forms').insert({
+    store.write('forms').insert({
       id: pin?.id ?? ids.next('frm'),
       object: 'form',
       name: preset.name(topic(faker)),

@@ -52,7 +52,10 @@ export const unlinkPriceVariantExperience = defineOperation<undefined, Record<st
         message: `Experience '${experience.id}' is not linked to price variant '${variant.id}'.`,
       });
     }
-    variant.experience_ids = variant.experience_ids.filter((id) => id !== experience.id);
+    // Checked on the records read; changed on the account's own copy (the one read may be shared and frozen).
+    store.write('price_variants').update(variant.id, (record) => {
+      record.experience_ids = record.experience_ids.filter((id) => id !== experience.id);
+    });
     revokeGrants(store, variant.id, experience.id, sandbox.timestamp());
     const deletion = { price_variant: variant.id, experience: experience.id, object: 'experience_link', deleted: true };
     events.emit('experience_link.deleted', deletion);

@@ -18,9 +18,9 @@ const PLANS = [
 
 export function seedPriceVariants(context: SeedContext): void {
   const { store, faker, ids, now, count, pinned } = context;
-  const variants = store.collection('price_variants');
+  const variants = store.write('price_variants');
   const experienceIds = store
-    .collection('experiences')
+    .write('experiences')
     .values()
     .map((e) => e.id);
   for (const pin of withPinned(pinned.price_variants, count('price_variants', 6))) {
@@ -45,7 +45,7 @@ export function seedPriceVariants(context: SeedContext): void {
 }
 
 function seedGrants({ store, faker, ids, now, count }: SeedContext, variant: PriceVariantRecord): void {
-  const customers = store.collection('customers').values();
+  const customers = store.write('customers').values();
   const buyers = faker.helpers.arrayElements(customers, Math.min(customers.length, count('grants_per_price_variant', 3)));
   for (const buyer of buyers) {
     // Bought after the customer existed; refunded (if at all) after buying.
@@ -53,7 +53,7 @@ function seedGrants({ store, faker, ids, now, count }: SeedContext, variant: Pri
     const revokedMs = faker.number.int({ min: grantedMs, max: now });
     const refunded = faker.datatype.boolean({ probability: 0.15 });
     for (const experienceId of variant.experience_ids) {
-      store.collection('grants').insert({
+      store.write('grants').insert({
         id: ids.next('grant'),
         object: 'grant',
         customer_id: buyer.id,
