@@ -190,28 +190,35 @@ describe('issue 19: the dashboard in a browser (contract §4.4)', () => {
     await eventually(async () => (await keyCount()) < before, 'the account is reset');
   });
 
-  it('contract §4.4, §4.3: a delivery to a real receiver appears in Webhooks and opens its attempts', async () => {
-    const receiver = await startReceiver();
+  it('contract §4.4, §4.3: a delivery to a real receiver appears in Webhooks, opens its attempts, and stays open as a retry arrives', async () => {
+    // The first attempt gets a 500, the retry (5 s later on the clock) a 204.
+    const receiver = await startReceiver((n) => (n === 0 ? 500 : 204));
     try {
       await mock.admin.webhooks.createEndpoint({ account_id: ACCOUNTS.paid, url: receiver.url, events: ['form_submission.created'] });
       const event = await mock.admin.webhooks.trigger({ account_id: ACCOUNTS.paid, type: 'form_submission.created' });
       const [arrival] = await receiver.received(1);
       expect(arrival!.json.id).toBe(event.id);
-      const { data } = await mock.admin.webhooks.deliveries({ account_id: ACCOUNTS.paid });
-      const delivered = data.find((delivery) => delivery.event.id === event.id)!;
-      await eventually(
-        async () => delivered.attempts.length === 1 || (await mock.admin.webhooks.delivery(delivered.id)).attempts.length === 1,
-        'the attempt is logged',
-      );
+      // A clock call by 0 s answers once the attempt under way is on record.
+      await mock.admin.clock.advance(0);
+      const delivered = (await mock.admin.webhooks.deliveries({ account_id: ACCOUNTS.paid })).data.find((d) => d.event.id === event.id)!;
+      expect(delivered.attempts).toHaveLength(1);
 
       const webhooks = region(main.page, 'Webhooks');
       const item = webhooks.getByRole('listitem').filter({ hasText: 'form_submission.created' });
-      await item.getByText('form_submission.created', { exact: true }).click({ timeout: WAIT_MS });
+      await item.filter({ hasText: '1 attempt' }).waitFor({ timeout: WAIT_MS });
+      await item.getByText('form_submission.created', { exact: true }).click();
       const attempts = item.getByRole('table', { name: `Attempts of ${delivered.id}` });
       await attempts.waitFor({ timeout: WAIT_MS });
-      // A header row and the one attempt, answered 204 by the receiver.
+      // A header row and the failed attempt.
       expect(await attempts.getByRole('row').count()).toBe(2);
-      expect(await attempts.getByRole('row').nth(1).textContent()).toContain('204');
+      expect(await attempts.getByRole('row').nth(1).textContent()).toContain('500');
+
+      // The retry: the list is redrawn with it, and the delivery the user opened stays open.
+      await mock.admin.clock.advance(5);
+      await item.filter({ hasText: '2 attempts' }).waitFor({ timeout: WAIT_MS });
+      await attempts.waitFor({ timeout: WAIT_MS });
+      expect(await attempts.getByRole('row').count()).toBe(3);
+      expect(await attempts.getByRole('row').nth(2).textContent()).toContain('204');
     } finally {
       await receiver.close();
     }

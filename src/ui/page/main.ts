@@ -311,7 +311,19 @@ async function refreshWebhooks(): Promise<void> {
     kind: 'list',
     data: (await api.call<ListPage<WebhookDeliveryView>>('GET', '/webhook_deliveries?limit=50')).data,
   };
-  showIfChanged(byId('webhooks-list'), state, () => [webhooksView(state)]);
+  const list = byId('webhooks-list');
+  // A delivery that changed (an attempt made, a retry due) redraws the list: the ones opened stay open.
+  const opened = new Set(deliveryDetails(list).flatMap(([id, details]) => (details.open ? [id] : [])));
+  showIfChanged(list, state, () => [webhooksView(state)]);
+  for (const [id, details] of deliveryDetails(list)) if (opened.has(id)) details.open = true;
+}
+
+/** Each listed delivery's id and its `<details>`. */
+function deliveryDetails(list: HTMLElement): Array<[string, HTMLDetailsElement]> {
+  return [...list.querySelectorAll<HTMLElement>('li[data-delivery-id]')].flatMap((item) => {
+    const details = item.querySelector<HTMLDetailsElement>(':scope > details');
+    return details ? [[item.dataset.deliveryId!, details] as [string, HTMLDetailsElement]] : [];
+  });
 }
 
 // Start ------------------------------------------------------------------------------------------
