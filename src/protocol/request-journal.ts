@@ -225,9 +225,8 @@ export class RequestJournal {
    * arrived while it ran) or dropped by `clear` is dropped: that request is no longer among the last N.
    */
   finish(ticket: JournalTicket, outcome: JournalOutcome): void {
-    if (this.capacity === 0 || ticket <= this.base) return;
-    const slot = this.slots[(ticket - this.base - 1) % this.capacity];
-    if (slot === undefined || slot.ticket !== ticket) return;
+    const slot = this.slotOf(ticket);
+    if (!slot) return;
     if (slot.answered) this.index.remove(ticket, slot);
     else this.answered += 1;
     slot.answered = true;
