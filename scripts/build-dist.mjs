@@ -8,17 +8,22 @@
  *   output for them, sharing one chunk so both see the same classes and state): a suite's first
  *   `import { createApp }` loaded ~250 files (about 1,000 ms against 430 ms bundled, side by side on
  *   a loaded VM; issue 16). Their types stay tsc's declarations; vitest stays a peer, not bundled.
+ * - bundles ajv and ajv-formats apart (dist/schema-compiler.cjs), which the CLI and the library
+ *   read on their first schema compile (see `schemaCompilerApart` below).
  *
- * `--cli-only` bundles the CLI alone, without tsc having run: the test suite's global setup needs
+ * `--cli-only` bundles the CLI (and its schema-compiler.cjs) alone, without tsc having run: the test suite's global setup needs
  * only dist/cli.js (what `npx` and the image start), and skipping tsc there takes ~10 s off the
  * serial start of every `npm test` (issue 14.5). The bundle is the same file either way.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const cliOnly = process.argv.includes('--cli-only');
 
 if (!cliOnly) {
+  // Chunk names carry a content hash: an earlier build's chunks would otherwise stay in dist/ and be packed.
+  for (const file of readdirSync('dist')) if (/^chunk-.*\.js$/.test(file)) rmSync(`dist/${file}`);
   for (const ext of ['js', 'd.ts']) {
     copyFileSync(`src/fixture/fixture-validator.generated.${ext}`, `dist/fixture/fixture-validator.generated.${ext}`);
   }
@@ -28,6 +33,84 @@ if (!cliOnly) {
 const requireBanner = (name) => ({
   js: `import { createRequire as ${name} } from 'node:module';\nconst require = ${name}(import.meta.url);`,
 });
+
+// Three start-up costs of the bundles, each measured side by side with a bare Koa app
+// (`npm run bench -- --only cold`; issue 16), with what they saved of the CLI's ~290 ms then:
+
+/**
+ * 1. JSON files (mime-db, ~190 KB, loaded by Koa's content negotiation) as `JSON.parse('…')`
+ * instead of esbuild's default object literal: V8 scans a string literal and JSON.parse builds the
+ * object several times faster than it parses and runs the same data as code (V8's own advice for
+ * large data), which is also what Node's require of a .json file does. About 20 ms.
+ */
+/** @type {import('esbuild').Plugin} */
+const jsonAsParse = {
+  name: 'json-as-parse',
+  setup(build) {
+    build.onLoad({ filter: /\.json$/ }, (args) => {
+      // Parsed and written again: minified, and a file that is not JSON fails the build here.
+      const text = JSON.stringify(/** @type {unknown} */ (JSON.parse(readFileSync(args.path, 'utf8'))));
+      return { contents: `module.exports = JSON.parse(${JSON.stringify(text)});`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * 2. One mime-db. Koa's `accepts` pins mime-types 2, which brings its own, older copy of mime-db
+ * (1.52, beside the 1.54 of type-is' mime-types 3); both were parsed and indexed at every start.
+ * The bundles resolve every `mime-db` to the newer one, a superset of the same format. The sandbox
+ * never calls `ctx.accepts` (it reads Accept-Encoding itself), and `ctx.is`, which it calls, already
+ * used 1.54. About 9 ms.
+ */
+/** @type {import('esbuild').Plugin} */
+const oneMimeDb = {
+  name: 'one-mime-db',
+  setup(build) {
+    const newest = fileURLToPath(import.meta.resolve('mime-db'));
+    build.onResolve({ filter: /^mime-db$/ }, () => ({ path: newest }));
+  },
+};
+
+/**
+ * 3. ajv and ajv-formats (130 KB) in a file of their own, dist/schema-compiler.cjs, read on the
+ * first schema compile instead of parsed at every start. The source loads them with a literal
+ * `require()` where they are first needed (src/operations/require-here.ts); this resolves those
+ * calls, and only those, to the separate file, whose path is relative to the bundle (`require` is
+ * the banner's, made from the bundle's own URL). About 9 ms.
+ */
+const SCHEMA_COMPILER = 'schema-compiler.cjs';
+/** @type {import('esbuild').Plugin} */
+const schemaCompilerApart = {
+  name: 'schema-compiler-apart',
+  setup(build) {
+    build.onResolve({ filter: /^(ajv|ajv-formats)$/ }, (args) =>
+      args.kind === 'require-call' ? { path: args.path, namespace: 'schema-compiler' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'schema-compiler' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(`./${SCHEMA_COMPILER}`)})[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: new RegExp(`^\\./${SCHEMA_COMPILER.replace('.', '\\.')}$`) }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+  },
+};
+
+await build({
+  stdin: { contents: `module.exports = { ajv: require('ajv'), 'ajv-formats': require('ajv-formats') };`, resolveDir: '.', loader: 'js' },
+  outfile: `dist/${SCHEMA_COMPILER}`,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  logLevel: 'warning',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  allowOverwrite: true,
+});
+
+const plugins = [jsonAsParse, oneMimeDb, schemaCompilerApart];
 
 if (!cliOnly)
   await build({
@@ -47,6 +130,7 @@ if (!cliOnly)
     external: ['vitest'],
     allowOverwrite: true,
     banner: requireBanner('__libCreateRequire'),
+    plugins,
   });
 
 await build({
@@ -62,4 +146,5 @@ await build({
   // per-request closures included, which cost about a third of the CLI's throughput. Error classes
   // set their `name` themselves, and nothing else reads function names.
   banner: requireBanner('__cliCreateRequire'),
+  plugins,
 });

@@ -5,18 +5,29 @@
  * - body: 400 `parameter_unknown` (unknown or wrapped fields), 400 `parameter_missing`, or
  *   422 `validation_failed` with `errors` keyed by field for well-formed but invalid data.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type addFormatsModule from 'ajv-formats';
 import { isInstant } from '../clock/virtual-clock.js';
 import { ApiError, emptyFieldErrors, validationFailed, type FieldErrors } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
+import { requireHere } from './require-here.js';
 import type { JsonSchema, OperationDef } from './types.js';
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv,
-) => Ajv;
+type AjvModule = typeof import('ajv');
+type AddFormats = (ajv: Ajv) => Ajv;
+
+/** ajv and ajv-formats, loaded at the first compile, not at start-up (see require-here.ts). */
+function loadAjv(): { Ajv: AjvModule['Ajv']; addFormats: AddFormats } {
+  /* eslint-disable @typescript-eslint/no-require-imports -- literal calls the bundler resolves; see require-here.ts */
+  const [ajv, formats] = (
+    typeof require === 'function' ? [require('ajv'), require('ajv-formats')] : [requireHere('ajv'), requireHere('ajv-formats')]
+  ) as [AjvModule, typeof addFormatsModule & { default?: typeof addFormatsModule }];
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return { Ajv: ajv.Ajv, addFormats: formats.default ?? formats };
+}
 
 function createAjv(coerce: boolean): Ajv {
+  const { Ajv, addFormats } = loadAjv();
   const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: coerce, useDefaults: true, allowUnionTypes: true });
   addFormats(ajv);
   // Stricter than ajv-formats' date-time: an offset is required and the instant must exist.

@@ -106,6 +106,8 @@ describe('the packed tarball', () => {
     expect(listing).toContain('package/dist/cli.js');
     expect(listing).toContain('package/dist/index.d.ts');
     expect(listing).toContain('package/dist/vitest.js');
+    // Issue 16: ajv is bundled apart and read on the first schema compile (scripts/build-dist.mjs).
+    expect(listing).toContain('package/dist/schema-compiler.cjs');
     expect(listing).toContain('package/fixtures/default.json');
     expect(listing.some((f) => f.startsWith('package/src/') || f.startsWith('package/test/'))).toBe(false);
   });
@@ -130,6 +132,21 @@ describe('the packed tarball', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     const status = await fetch(`${server.url}/v1/status`, { headers: { Authorization: 'Bearer cc_test_paid_default_key' } });
     expect(status.status).toBe(200);
+    // What start-up leaves for first use (issue 16) works from the image's files: the schema
+    // compiler (dist/schema-compiler.cjs) on a body to validate, the shipped scenario files on an activation.
+    const invalid = await fetch(`${server.url}/v1/web/crawl`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer cc_test_paid_default_key', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 5 }),
+    });
+    expect(invalid.status).toBe(422);
+    expect(await invalid.json()).toMatchObject({ error: { code: 'validation_failed', param: 'url' } });
+    const activation = await fetch(`${server.url}/__admin/scenarios`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'rate-limited' }),
+    });
+    expect(activation.status).toBe(201);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   }, 300_000);
@@ -165,6 +182,23 @@ describe('the packed tarball', () => {
         { cwd: project, encoding: 'utf8' },
       );
       expect(probe.split('\n').sort().join(' ').trim()).toBe('function function function');
+      // The library's chunk reads the same dist/schema-compiler.cjs on its first compile.
+      const validated = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          [
+            "const { startMockServer } = await import('creator-commerce-mock');",
+            'const mock = await startMockServer({ port: 0 });',
+            "const res = await fetch(mock.apiUrl + '/web/crawl', { method: 'POST', headers: { Authorization: 'Bearer cc_test_paid_default_key', 'Content-Type': 'application/json' }, body: '{\"url\":5}' });",
+            'console.log(res.status, (await res.json()).error.code);',
+            'await mock.close();',
+          ].join('\n'),
+        ],
+        { cwd: project, encoding: 'utf8' },
+      );
+      expect(validated.trim()).toBe('422 validation_failed');
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
     }, 300_000);
