@@ -300,7 +300,8 @@ class ScopeIndex {
 }
 
 export interface ScenarioEngineDeps {
-  catalog: ScenarioCatalog;
+  /** The scenario files by name; loaded on first call (see src/sandbox/sandbox.ts). */
+  catalog: () => ScenarioCatalog;
   operations: readonly OperationDef[];
   store: Store;
   clock: VirtualClock;
@@ -324,7 +325,7 @@ export class ScenarioEngine {
   readonly jobOutcomeRule: JobOutcomeRule = (context) => context.scenarios?.jobDecision();
 
   available(): Array<{ name: string; description: string; params: Record<string, unknown> }> {
-    return [...this.deps.catalog.values()].map((d) => ({ name: d.name, description: d.description, params: structuredClone(d.params) }));
+    return [...this.deps.catalog().values()].map((d) => ({ name: d.name, description: d.description, params: structuredClone(d.params) }));
   }
 
   list(): ActiveScenarioView[] {
@@ -478,9 +479,10 @@ export class ScenarioEngine {
   }
 
   private definition(name: string): ScenarioDefinition {
-    const definition = this.deps.catalog.get(name);
+    const catalog = this.deps.catalog();
+    const definition = catalog.get(name);
     if (!definition) {
-      throw new ScenarioActivationError({ name: [`unknown scenario '${name}' (available: ${[...this.deps.catalog.keys()].join(', ')})`] });
+      throw new ScenarioActivationError({ name: [`unknown scenario '${name}' (available: ${[...catalog.keys()].join(', ')})`] });
     }
     return definition;
   }
