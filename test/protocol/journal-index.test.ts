@@ -150,7 +150,9 @@ describe('journal indexes (issue 16: account filters and deep cursors without a 
               const request_id =
                 repeatIds && op.duplicateOf !== undefined && issued.length > 0
                   ? issued[op.duplicateOf % issued.length]!.request_id
-                  : `req_${issued.length}`;
+                  : // Fixed width, as the sandbox's own ids: they ascend, and cursors are found by binary
+                    // search; a repeated id (or the sandbox's own past 10^12) turns that off for a ring search.
+                    `req_${String(issued.length).padStart(4, '0')}`;
               const ticket = journal.arrive({ request_id, method: 'GET', path: '/v1/status', querystring: '', at: 0 });
               naive.arrive(ticket, request_id);
               issued.push({ ticket, request_id });
@@ -190,19 +192,29 @@ describe('journal indexes (issue 16: account filters and deep cursors without a 
     );
   });
 
-  it('contract §3.4, issue 16: a deep cursor and an account filter stay exact across many wraps of the ring', () => {
+  it.each([
+    // The sandbox's own ids sort as they are issued: cursors are found by binary search.
+    ["the sandbox's own request ids", (i: number) => `req_${String(i).padStart(12, '0')}`],
+    // Ids that do not sort as issued (a custom generator's): the ring is searched instead.
+    ['request ids that do not sort', (i: number) => `req_${i}`],
+  ])('contract §3.4, issue 16: a deep cursor and an account filter stay exact across many wraps of the ring (%s)', (_, requestIdOf) => {
     const journal = new RequestJournal(1000);
     for (let i = 0; i < 5500; i++) {
-      const ticket = journal.arrive({ request_id: `req_${i}`, method: 'GET', path: '/v1/status', querystring: '', at: 0 });
+      const ticket = journal.arrive({ request_id: requestIdOf(i), method: 'GET', path: '/v1/status', querystring: '', at: 0 });
       const account = i % 10 === 0 ? 'acct_rare' : 'acct_busy';
       journal.finish(ticket, outcome({ account_id: account, api_key_id: `key_${account}`, operation_id: 'getStatus' }));
     }
     // The ring holds requests 4500..5499; acct_rare made every tenth of them.
     const rare = journal.list({ account_id: 'acct_rare', limit: 1000 });
-    expect(rare.data.map((e) => e.request_id)).toEqual(Array.from({ length: 100 }, (_, i) => `req_${5490 - i * 10}`));
-    const deep = journal.list({ starting_after: 'req_4502', limit: 10 });
-    expect(deep).toMatchObject({ data: [{ request_id: 'req_4501' }, { request_id: 'req_4500' }], has_more: false });
-    expect(() => journal.list({ starting_after: 'req_4499', limit: 10 })).toThrow(UnknownJournalCursor);
+    expect(rare.data.map((e) => e.request_id)).toEqual(Array.from({ length: 100 }, (_, i) => requestIdOf(5490 - i * 10)));
+    const deep = journal.list({ starting_after: requestIdOf(4502), limit: 10 });
+    expect(deep).toMatchObject({ data: [{ request_id: requestIdOf(4501) }, { request_id: requestIdOf(4500) }], has_more: false });
+    expect(journal.list({ ending_before: requestIdOf(5497), limit: 10 }).data.map((e) => e.request_id)).toEqual([
+      requestIdOf(5499),
+      requestIdOf(5498),
+    ]);
+    expect(() => journal.list({ starting_after: requestIdOf(4499), limit: 10 })).toThrow(UnknownJournalCursor);
+    expect(() => journal.list({ starting_after: requestIdOf(9999), limit: 10 })).toThrow(UnknownJournalCursor);
     expect(journal.list({ account_id: 'acct_gone', limit: 10 })).toEqual({ data: [], has_more: false });
   });
 });
