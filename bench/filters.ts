@@ -78,11 +78,14 @@ function fillLists(app: MockApp, n: number): string {
   return message.inbox_id;
 }
 
+/** A bench entry's request id: fixed width, so ids sort as issued, as the sandbox's own (`req_` and twelve digits) do. */
+const benchRequestId = (i: number) => `req_bench${String(i).padStart(12, '0')}`;
+
 /** n journal entries, 1% of them of acct_rare. */
 function fillJournal(app: MockApp, n: number): void {
   const { journal } = app.sandbox.world;
   for (let i = 0; i < n; i++) {
-    const ticket = journal.arrive({ request_id: `req_bench${i}`, method: 'GET', path: '/v1/status', querystring: '', at: BASE + i });
+    const ticket = journal.arrive({ request_id: benchRequestId(i), method: 'GET', path: '/v1/status', querystring: '', at: BASE + i });
     const account = rare(i) ? 'acct_rare' : ACCOUNT;
     journal.finish(ticket, {
       status: 200,
@@ -144,7 +147,7 @@ export async function filters(out: (line?: string) => void): Promise<number> {
     const lists = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off', journalSize: 0 });
     const journal = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off', journalSize: n });
     const filling = performance.now();
-    const filled: Filled = { inboxId: fillLists(lists, n), middleRequestId: `req_bench${Math.floor(n / 2)}` };
+    const filled: Filled = { inboxId: fillLists(lists, n), middleRequestId: benchRequestId(Math.floor(n / 2)) };
     fillJournal(journal, n);
     fills.push(fmt((performance.now() - filling) / 1000, 1));
     naive.push(fmt(naiveTypeFilterMs(lists), 2));

@@ -341,7 +341,8 @@ export class RequestJournal {
 
   /**
    * The ticket of the newest answered entry with this request id, or undefined: by binary search
-   * while request ids ascend; otherwise (a custom generator) the ring is searched, newest first.
+   * while request ids ascend, as the sandbox's always do; otherwise (ids from elsewhere: a test's,
+   * or a `requestId({ generate })` of one's own) the ring is searched, newest first, in O(n).
    */
   private cursorTicket(requestId: string): number | undefined {
     if (this.idsAscending) return this.index.findAnswered(requestId, (ticket) => this.slotOf(ticket)!.request_id);
