@@ -24,27 +24,16 @@ export type { NewApiKey } from './world.js';
  */
 const shippedCatalogs = new WeakMap<readonly OperationDef[], ScenarioCatalog>();
 
-/**
- * The catalog, as a function that loads it. A user's directory is read right away, so a bad file
- * stops start-up naming it. The shipped files are read on first use (an activation, the scenario
- * list, the `scenarios` option at boot): parsing the thirteen files was ~10 ms of the CLI's cold
- * start (issue 16), and the test suite checks every shipped file, so they cannot fail at run time.
- */
-function scenarioCatalogFor(userDir: string | undefined, operations: readonly OperationDef[]): () => ScenarioCatalog {
+function scenarioCatalogFor(userDir: string | undefined, operations: readonly OperationDef[]): ScenarioCatalog {
   const load = () =>
     loadScenarioCatalog(
       userDir,
       operations.map((op) => op.operationId),
     );
-  if (userDir !== undefined) {
-    const catalog = load();
-    return () => catalog;
-  }
-  return () => {
-    let catalog = shippedCatalogs.get(operations);
-    if (!catalog) shippedCatalogs.set(operations, (catalog = load()));
-    return catalog;
-  };
+  if (userDir !== undefined) return load();
+  let catalog = shippedCatalogs.get(operations);
+  if (!catalog) shippedCatalogs.set(operations, (catalog = load()));
+  return catalog;
 }
 
 export class Sandbox {
@@ -86,8 +75,8 @@ export class Sandbox {
     return this.blueprint.jobSettings;
   }
 
-  get scenarioCatalog(): ScenarioCatalog {
-    return this.blueprint.scenarioCatalog();
+  get scenarioCatalog() {
+    return this.blueprint.scenarioCatalog;
   }
 
   // The current world's parts, for the admin API, the CLI and tests. Request code reads the world it

@@ -40,8 +40,8 @@ export interface WorldBlueprint {
   readonly fixture: LoadedFixture;
   /** Durations and costs per job type: the fixture's `jobs` section over the defaults. */
   readonly jobSettings: JobSettings;
-  /** Every scenario file (scenarios/ and the `scenariosDir` option), loaded once, on first call. */
-  readonly scenarioCatalog: () => ScenarioCatalog;
+  /** Every scenario file, loaded once (scenarios/ and the `scenariosDir` option). */
+  readonly scenarioCatalog: ScenarioCatalog;
   /** The operations served; scenarios are checked against them. */
   readonly operations: readonly OperationDef[];
   /** What fills a new account's collections, in order (the resources', src/resources/index.ts). */

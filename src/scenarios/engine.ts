@@ -300,8 +300,7 @@ class ScopeIndex {
 }
 
 export interface ScenarioEngineDeps {
-  /** The scenario files by name; loaded on first call (see src/sandbox/sandbox.ts). */
-  catalog: () => ScenarioCatalog;
+  catalog: ScenarioCatalog;
   operations: readonly OperationDef[];
   store: Store;
   clock: VirtualClock;
@@ -325,7 +324,7 @@ export class ScenarioEngine {
   readonly jobOutcomeRule: JobOutcomeRule = (context) => context.scenarios?.jobDecision();
 
   available(): Array<{ name: string; description: string; params: Record<string, unknown> }> {
-    return [...this.deps.catalog().values()].map((d) => ({ name: d.name, description: d.description, params: structuredClone(d.params) }));
+    return [...this.deps.catalog.values()].map((d) => ({ name: d.name, description: d.description, params: structuredClone(d.params) }));
   }
 
   list(): ActiveScenarioView[] {
@@ -479,10 +478,9 @@ export class ScenarioEngine {
   }
 
   private definition(name: string): ScenarioDefinition {
-    const catalog = this.deps.catalog();
-    const definition = catalog.get(name);
+    const definition = this.deps.catalog.get(name);
     if (!definition) {
-      throw new ScenarioActivationError({ name: [`unknown scenario '${name}' (available: ${[...catalog.keys()].join(', ')})`] });
+      throw new ScenarioActivationError({ name: [`unknown scenario '${name}' (available: ${[...this.deps.catalog.keys()].join(', ')})`] });
     }
     return definition;
   }
