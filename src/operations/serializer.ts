@@ -68,18 +68,38 @@ function hasArray(schema: JsonSchema): boolean {
 
 const stringify: Serializer = (body) => JSON.stringify(body);
 
-/** Writes one value as JSON.stringify does; `undefined` where JSON.stringify leaves the property out. */
-type ValueWriter = (value: unknown) => string | undefined;
+/**
+ * Writes one value as JSON.stringify writes it as the property `key` of an object (`''` at the top);
+ * `undefined` where JSON.stringify leaves the property out.
+ */
+type ValueWriter = (value: unknown, key: string) => string | undefined;
 
 /** What JSON.stringify escapes in a string (controls, quote, backslash, surrogates: lone ones become \u escapes). */
 const ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
+function hasToJSON(value: object | bigint): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === 'function';
+}
+
 /**
- * A scalar (or anything else) as JSON.stringify writes it. A short string that needs no escape is
- * quoted by hand (a call of JSON.stringify costs more than the test on ids and timestamps); a finite
- * number's text is the same Number::toString JSON.stringify uses.
+ * JSON.stringify of `value` as the property `key` of an object: the one difference from
+ * JSON.stringify(value) is the key its toJSON is called with, so a value with a toJSON (a Date)
+ * is written inside a holder object, and the holder's text taken off.
  */
-const writeValue: ValueWriter = (value) => {
+function stringifyAt(value: unknown, key: string): string | undefined {
+  if (key === '') return JSON.stringify(value);
+  const text = JSON.stringify({ [key]: value });
+  return text === '{}' ? undefined : text.slice(JSON.stringify(key).length + 2, -1);
+}
+
+/**
+ * Any value as JSON.stringify writes it. A short string that needs no escape is quoted by hand (a
+ * call of JSON.stringify costs more than the test on ids and timestamps); a finite number's text is
+ * the same Number::toString JSON.stringify uses. Primitives are written without looking for a
+ * toJSON on String.prototype, Number.prototype or Boolean.prototype, which only a program that
+ * adds one there would have.
+ */
+const writeValue: ValueWriter = (value, key) => {
   switch (typeof value) {
     case 'string':
       return value.length <= 64 && !ESCAPED.test(value) ? `"${value}"` : JSON.stringify(value);
@@ -87,8 +107,16 @@ const writeValue: ValueWriter = (value) => {
       return Number.isFinite(value) ? `${value}` : 'null';
     case 'boolean':
       return value ? 'true' : 'false';
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    case 'object':
+      if (value === null) return 'null';
+      return hasToJSON(value) ? stringifyAt(value, key) : JSON.stringify(value);
     default:
-      return JSON.stringify(value);
+      // A bigint: JSON.stringify throws, unless a toJSON on BigInt.prototype says how to write it.
+      return stringifyAt(value, key);
   }
 };
 
@@ -96,24 +124,31 @@ const writeValue: ValueWriter = (value) => {
  * The writer of a closed object: generated code that reads each listed property by name and writes
  * it in schema order, leaving out what JSON.stringify leaves out (undefined, and what writes as
  * undefined). Names enter the code only as JSON string literals, which are also JavaScript ones.
- * Anything but a non-null object (a stray value) is written by JSON.stringify.
+ * Anything but a plain object (null, a primitive, an array, a Date or another class's instance,
+ * an object with its own toJSON) is written by `writeValue`, that is as JSON.stringify writes it.
+ * A plain object's listed properties are read as `v[name]`, which also finds a non-enumerable own
+ * property or one inherited from Object.prototype, both of which JSON.stringify skips: records are
+ * parsed JSON and object literals, which have neither.
  */
 function compileObjectWriter(properties: Record<string, JsonSchema>): ValueWriter {
   const names = Object.keys(properties);
   const writers = names.map((name) => compileWriter(properties[name]!));
   const lines = names.map((name, i) => {
+    const literal = JSON.stringify(name);
     const key = JSON.stringify(JSON.stringify(name) + ':');
-    return `x = v[${JSON.stringify(name)}]; if (x !== undefined && (x = w[${i}](x)) !== undefined) s += (s === '' ? ${key} : ',' + ${key}) + x;`;
+    return `x = v[${literal}]; if (x !== undefined && (x = w[${i}](x, ${literal})) !== undefined) s += (s === '' ? ${key} : ',' + ${key}) + x;`;
   });
-  const body = `return function (v) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return JSON.stringify(v);
+  const body = `return function (v, k) {
+    if (v === null || typeof v !== 'object') return fallback(v, k);
+    const p = Object.getPrototypeOf(v);
+    if ((p !== Object.prototype && p !== null) || typeof v.toJSON === 'function') return fallback(v, k);
     let s = '', x;
     ${lines.join('\n    ')}
     return '{' + s + '}';
   };`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the code is built above from the schema's names, each a JSON literal
-  const make = new Function('w', body) as (w: readonly ValueWriter[]) => ValueWriter;
-  return make(writers);
+  const make = new Function('w', 'fallback', body) as (w: readonly ValueWriter[], fallback: ValueWriter) => ValueWriter;
+  return make(writers, writeValue);
 }
 
 function compileWriter(structure: JsonSchema): ValueWriter {
@@ -133,7 +168,7 @@ export function compileSerializer(schema: JsonSchema): Serializer {
   const structure = serializationSchema(schema);
   if (hasArray(structure)) return stringify;
   const write = compileWriter(structure);
-  return (body) => write(body) as string;
+  return (body) => write(body, '') as string;
 }
 
 /** The serializer of `op`'s success body: compiled on first use, checked against JSON.stringify when verifying. */

@@ -136,6 +136,35 @@ describe('serializers of the operation table', () => {
     for (const body of bodies) expect(serialize(body), String(JSON.stringify(body))).toBe(JSON.stringify(body));
   });
 
+  it('write what is not a plain object (a Date, a boxed string, a toJSON, another prototype) as JSON.stringify does, toJSON keys included', () => {
+    const serialize = compileSerializer(closed({ s: { type: 'string' }, nested: closed({ a: { type: 'string' } }) }));
+    const keyed = { toJSON: (key: string) => `key=${key}` };
+    const bodies: unknown[] = [
+      { nested: new Date(0) },
+      { nested: { a: 'x', toJSON: () => 'replaced' } },
+      { nested: { a: 'x', toJSON: () => undefined } },
+      { nested: new String('abc') },
+      { nested: Object.create({ a: 'inherited' }) as object },
+      { nested: Object.assign(Object.create(null) as object, { a: 'no prototype' }) },
+      { s: keyed, nested: { a: keyed } },
+      { s: new Date(0), nested: { a: new Number(5) } },
+      Object.create({ s: 'inherited' }) as object,
+      { s: 'top', toJSON: (key: string) => ({ s: `top-level key '${key}'` }) },
+    ];
+    for (const body of bodies) expect(serialize(body), String(JSON.stringify(body))).toBe(JSON.stringify(body));
+    // A toJSON on BigInt.prototype (a common polyfill) is called with the property's key.
+    const prototype = BigInt.prototype as unknown as { toJSON?: (key: string) => string };
+    prototype.toJSON = function (this: bigint, key: string) {
+      return `${this.toString()}@${key}`;
+    };
+    try {
+      expect(serialize({ s: 10n, nested: { a: 20n } })).toBe(JSON.stringify({ s: 10n, nested: { a: 20n } }));
+    } finally {
+      delete prototype.toJSON;
+    }
+    expect(() => serialize({ s: 10n })).toThrow(TypeError);
+  });
+
   it('compile a property name only as data, never as code', () => {
     const name = "x']; throw new Error('injected'); //";
     const serialize = compileSerializer(closed({ [name]: { type: 'string' } }));
