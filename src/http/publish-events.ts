@@ -28,7 +28,9 @@ export class RequestEvents implements EventSink {
   private recorded(): RecordedEvents {
     const { state } = this.ctx;
     if (state.events) return state.events;
-    const events: RecordedEvents = (state.events = { events: [], jobs: [] });
+    // What caused them: a webhook scenario narrowed to a key or an operation acts on these events.
+    const origin = { apiKeyId: state.apiKey?.id ?? null, operationId: state.operation?.operationId ?? null };
+    const events: RecordedEvents = (state.events = { events: [], jobs: [], origin });
     const { world, store } = state;
     this.ctx.res.once('close', () => {
       if (store) world.webhooks.publish(store, events);

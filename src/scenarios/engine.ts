@@ -434,24 +434,29 @@ export class ScenarioEngine {
   }
 
   /**
-   * Whether a scenario twists the account's webhooks this way now (contract §4.3): the newest live
-   * activation scoped to the account, or to no one, with a rule of that `webhook` part. Its chance is
-   * drawn and, when it acts, its `times` counted here, once per event (or batch).
+   * Whether a scenario twists the account's webhooks this way now (contract §4.3, "scoped like any
+   * other"): the newest live activation scoped to the account, or to no one, with a rule of that
+   * `webhook` part, whose key and operation scope `covers` accepts (the hub asks whether it covers
+   * the event's origin, or two of the deliveries due together). Its chance is drawn and, when it
+   * acts, its `times` counted here, once per event (or batch). Returns the scope that acted.
    */
-  webhookTwist(accountId: string, twist: WebhookTwist): boolean {
+  webhookTwist(
+    accountId: string,
+    twist: WebhookTwist,
+    covers: (scope: { apiKeyId: string | null; operationId: string | null }) => boolean,
+  ): { apiKeyId: string | null; operationId: string | null } | undefined {
     const candidates = [...this.active.values()].filter(
       (activation) =>
-        activation.scope.apiKeyId === null &&
-        activation.scope.operationId === null &&
         (activation.scope.accountId === null || activation.scope.accountId === accountId) &&
-        activation.rules.some((rule) => rule.effect.webhook === twist),
+        activation.rules.some((rule) => rule.effect.webhook === twist) &&
+        covers(activation.scope),
     );
     for (const activation of candidates.reverse()) {
       if (!this.chance(activation)) continue;
       this.consume(activation);
-      return true;
+      return { apiKeyId: activation.scope.apiKeyId, operationId: activation.scope.operationId };
     }
-    return false;
+    return undefined;
   }
 
   /**

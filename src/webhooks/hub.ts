@@ -44,8 +44,11 @@ export interface WebhookHubDeps {
   account(accountId: string): AccountStore | undefined;
   /** Brings the job up to the account's clock (its credits charged once), as a read of it would. */
   settleJob(account: AccountStore, job: JobRecord): void;
-  /** Whether an active scenario applies `twist` to this account's webhooks now (counts its `times`). */
-  twist(accountId: string, twist: WebhookTwist): boolean;
+  /**
+   * The scope of the active scenario that applies `twist` to this account's webhooks now, among
+   * those `covers` accepts (it counts its `times`); undefined when none does.
+   */
+  twist(accountId: string, twist: WebhookTwist, covers: (scope: EventOrigin) => boolean): EventOrigin | undefined;
   /** Real ms an attempt may take (contract: 10 s); tests shorten it. */
   attemptTimeoutMs?: number;
   /** Deliveries kept per account; the oldest go first (a pending one is then never sent). */
@@ -54,6 +57,26 @@ export interface WebhookHubDeps {
 
 /** Deliveries kept per account by default: as many as a test could want to read, bounded under a frozen clock. */
 export const DEFAULT_DELIVERY_LOG_SIZE = 1000;
+
+/**
+ * What caused an event: the API key and the operation of the request (a job's events: the request
+ * that created it). A webhook scenario narrowed to a key or an operation acts on the events they
+ * caused, as other scenarios act on their requests. `POST /__admin/events` has neither.
+ */
+export interface EventOrigin {
+  readonly apiKeyId: string | null;
+  readonly operationId: string | null;
+}
+
+export const NO_ORIGIN: EventOrigin = Object.freeze({ apiKeyId: null, operationId: null });
+
+/** Whether a scenario narrowed to `scope` (nulls: not narrowed) covers an event of `origin`. */
+export function scopeCovers(scope: EventOrigin, origin: EventOrigin): boolean {
+  return (
+    (scope.apiKeyId === null || scope.apiKeyId === origin.apiKeyId) &&
+    (scope.operationId === null || scope.operationId === origin.operationId)
+  );
+}
 
 interface Delivery {
   readonly id: string;
@@ -64,6 +87,7 @@ interface Delivery {
   /** The body, serialized once: the same bytes (and so the same signature input) on every attempt. */
   readonly payload: string;
   readonly wrongSecret: boolean;
+  readonly origin: EventOrigin;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   /** Virtual ms of the next attempt while pending. */
@@ -78,6 +102,8 @@ class AccountWebhooks {
   readonly due = new OrderedIndex<Delivery>();
   /** Unfinished jobs by their end: their event is due then. */
   readonly jobs = new OrderedIndex<JobRecord>();
+  /** What caused each watched job (its creating request), for its events' origin. */
+  readonly jobOrigins = new WeakMap<JobRecord, EventOrigin>();
   draining: Promise<void> | undefined;
   again = false;
 
@@ -94,6 +120,8 @@ class AccountWebhooks {
 export interface RecordedEvents {
   events: Array<{ type: EventType; object: unknown; at: number }>;
   jobs: JobRecord[];
+  /** The request's key and operation: what caused these events and the watched jobs'. */
+  origin: EventOrigin;
 }
 
 export interface DeliveryFilter {
@@ -179,8 +207,11 @@ export class WebhookHub {
     // Nothing subscribed and no job to watch: nothing to keep for this account.
     if (recorded.jobs.length === 0 && !this.accounts.get(account.id)?.endpoints.size) return;
     const state = this.stateOf(account.id);
-    for (const job of recorded.jobs) state.jobs.put(job.timeline.ends_at_ms, job);
-    for (const { type, object, at } of recorded.events) this.raise(state, type, object, at);
+    for (const job of recorded.jobs) {
+      state.jobs.put(job.timeline.ends_at_ms, job);
+      state.jobOrigins.set(job, recorded.origin);
+    }
+    for (const { type, object, at } of recorded.events) this.raise(state, type, object, at, recorded.origin);
     this.kick(state);
   }
 
@@ -189,7 +220,7 @@ export class WebhookHub {
     const now = this.deps.clockOf(account.id).now();
     const object = eventTypeInfo(type).sample({ account, ids: this.ids, seed: this.deps.seed, now });
     const state = this.stateOf(account.id);
-    const event = this.raise(state, type, object, now, true);
+    const event = this.raise(state, type, object, now, NO_ORIGIN, true);
     this.kick(state);
     return event!;
   }
@@ -198,7 +229,14 @@ export class WebhookHub {
    * Makes the event and one delivery per endpoint that takes its type, due at `at`. No endpoint, no
    * event (nothing would show it), unless `always`.
    */
-  private raise(state: AccountWebhooks, type: EventType, object: unknown, at: number, always = false): WebhookEvent | undefined {
+  private raise(
+    state: AccountWebhooks,
+    type: EventType,
+    object: unknown,
+    at: number,
+    origin: EventOrigin,
+    always = false,
+  ): WebhookEvent | undefined {
     const endpoints = [...state.endpoints.values()].filter((endpoint) => acceptsType(endpoint.events, type));
     if (endpoints.length === 0 && !always) return undefined;
     const event: WebhookEvent = {
@@ -211,10 +249,11 @@ export class WebhookHub {
     };
     if (endpoints.length === 0) return event;
     const payload = JSON.stringify(event);
-    const copies = this.deps.twist(state.id, 'duplicate') ? 2 : 1;
-    const badlySigned = this.deps.twist(state.id, 'wrong_secret');
+    const covers = (scope: EventOrigin) => scopeCovers(scope, origin);
+    const copies = this.deps.twist(state.id, 'duplicate', covers) ? 2 : 1;
+    const badlySigned = this.deps.twist(state.id, 'wrong_secret', covers) !== undefined;
     for (const endpoint of endpoints) {
-      for (let copy = 0; copy < copies; copy++) this.addDelivery(state, endpoint, event, payload, at, badlySigned);
+      for (let copy = 0; copy < copies; copy++) this.addDelivery(state, endpoint, event, payload, at, badlySigned, origin);
     }
     return event;
   }
@@ -226,6 +265,7 @@ export class WebhookHub {
     payload: string,
     at: number,
     badlySigned: boolean,
+    origin: EventOrigin,
   ) {
     const delivery: Delivery = {
       id: this.ids.next('whd'),
@@ -235,6 +275,7 @@ export class WebhookHub {
       event,
       payload,
       wrongSecret: badlySigned,
+      origin,
       status: 'pending',
       attempts: [],
       nextAt: at,
@@ -257,7 +298,8 @@ export class WebhookHub {
     if (!account || account.collection('jobs').get(job.id) !== job) return;
     this.deps.settleJob(account, job);
     const type = jobEventType(job.status);
-    if (type) this.raise(state, type, jobView(job, this.deps.seed), job.timeline.ends_at_ms);
+    const origin = state.jobOrigins.get(job) ?? NO_ORIGIN;
+    if (type) this.raise(state, type, jobView(job, this.deps.seed), job.timeline.ends_at_ms, origin);
   }
 
   // ---- running deliveries ----
@@ -316,13 +358,27 @@ export class WebhookHub {
       }
       let due = state.due.upTo(now);
       if (due.length === 0) return;
-      if (due.length > 1 && this.deps.twist(state.id, 'newest_first')) due = [...due].sort((a, b) => b.seq - a.seq);
+      if (due.length > 1) due = this.newestFirst(state, due);
       for (const delivery of due) {
         if (!this.isCurrent(state) || delivery.status !== 'pending' || delivery.nextAt === undefined) continue;
         state.due.delete(delivery);
         await this.attempt(state, delivery, delivery.nextAt);
       }
     }
+  }
+
+  /**
+   * `webhooks-out-of-order`: the deliveries due together that the scenario covers (all of them, unless
+   * it is narrowed to a key or an operation) are sent newest first, in the places they held; the
+   * others keep their order. A scenario acts only where it covers two or more.
+   */
+  private newestFirst(state: AccountWebhooks, due: Delivery[]): Delivery[] {
+    const covered = (scope: EventOrigin) => due.filter((delivery) => scopeCovers(scope, delivery.origin));
+    const scope = this.deps.twist(state.id, 'newest_first', (candidate) => covered(candidate).length > 1);
+    if (scope === undefined) return due;
+    const reordered = covered(scope).sort((a, b) => b.seq - a.seq);
+    let next = 0;
+    return due.map((delivery) => (scopeCovers(scope, delivery.origin) ? reordered[next++]! : delivery));
   }
 
   private async attempt(state: AccountWebhooks, delivery: Delivery, at: number): Promise<void> {

@@ -4,6 +4,9 @@ import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
 
 const receiver = useReceivers();
 
+/** The fixture's key ids (fixtures/default.json). */
+const KEYS_IDS = { freeDefault: 'key_free_default' } as const;
+
 describe('issue 18: the webhook scenarios (contract §4.3)', () => {
   it('contract §4.3: webhooks-duplicated sends every delivery twice with one webhook-id', async () => {
     const hooks = await receiver();
@@ -54,6 +57,65 @@ describe('issue 18: the webhook scenarios (contract §4.3)', () => {
     await s.trigger('inbox.updated', ACCOUNTS.paid);
     await s.advance(0);
     expect(hooks.arrivals).toHaveLength(1);
+  });
+
+  // "Scoped like any other": a key or an operation narrows a webhook scenario to the events its
+  // requests cause (a job's events: the request that created the job).
+  const crawl = (s: ReturnType<typeof sandbox>, token: string) =>
+    s.api.post('/v1/web/crawl').set(bearer(token)).send({ url: 'https://example.com/', max_pages: 1 });
+  const newKey = async (s: ReturnType<typeof sandbox>) =>
+    (await s.api.post('/v1/auth/keys').set(bearer(KEYS.free)).send({ name: 'second' })).body as { id: string; token: string };
+
+  it("contract §4.3: narrowed to an API key, a webhook scenario acts on the events that key's requests cause, and only on them", async () => {
+    const hooks = await receiver();
+    const s = sandbox();
+    await s.endpoint(hooks.url, { events: ['job.completed'] });
+    const second = await newKey(s);
+    await s.api.post('/__admin/scenarios').send({ name: 'webhooks-duplicated', account_id: ACCOUNTS.free, api_key_id: second.id });
+    const byDefault = await crawl(s, KEYS.free);
+    const bySecond = await crawl(s, second.token);
+    await s.advance(600);
+    const sent = hooks.arrivals.map((a) => a.json.data.object.id);
+    expect(sent.filter((id) => id === bySecond.body.id)).toHaveLength(2);
+    expect(sent.filter((id) => id === byDefault.body.id)).toHaveLength(1);
+    // An event nobody's request caused (POST /__admin/events) is outside a key's scope.
+    await s.trigger('job.completed');
+    await s.advance(0);
+    expect(hooks.arrivals).toHaveLength(4);
+  });
+
+  it('contract §4.3: narrowed to an operation, a webhook scenario acts on the events that operation causes', async () => {
+    const hooks = await receiver();
+    const s = sandbox();
+    const endpoint = await s.endpoint(hooks.url, { events: ['api_key.created', 'job.completed'] });
+    await s.api.post('/__admin/scenarios').send({ name: 'webhooks-badly-signed', operation_id: 'createApiKey' });
+    await newKey(s);
+    await hooks.received(1);
+    await crawl(s, KEYS.free);
+    await s.advance(600);
+    const [keyEvent, jobEvent] = hooks.arrivals;
+    expect([keyEvent!.json.type, jobEvent!.json.type]).toEqual(['api_key.created', 'job.completed']);
+    const verifier = new Webhook(endpoint.secret);
+    expect(() => verifier.verify(keyEvent!.body, keyEvent!.headers)).toThrow(WebhookVerificationError);
+    expect(() => verifier.verify(jobEvent!.body, jobEvent!.headers)).not.toThrow();
+  });
+
+  it('contract §4.3: webhooks-out-of-order narrowed to a key sends its events due together newest first, in their places', async () => {
+    const hooks = await receiver();
+    const s = sandbox();
+    await s.endpoint(hooks.url, { events: ['job.completed'] });
+    const second = await newKey(s);
+    await s.api
+      .post('/__admin/scenarios')
+      .send({ name: 'webhooks-out-of-order', account_id: ACCOUNTS.free, api_key_id: KEYS_IDS.freeDefault });
+    // On the frozen clock the three jobs end at one instant, so their events are due together.
+    const a1 = await crawl(s, KEYS.free);
+    const b1 = await crawl(s, second.token);
+    const a2 = await crawl(s, KEYS.free);
+    await s.advance(600);
+    // Due in the order a1, b1, a2: the key's two swap places, the other key's stays where it was.
+    expect(hooks.arrivals.map((a) => a.json.data.object.id)).toEqual([a2.body.id, b1.body.id, a1.body.id]);
+    expect((await s.api.get('/__admin/scenarios')).body.active).toHaveLength(1);
   });
 
   it('contract §4.3: a webhook scenario never acts on a request', async () => {
