@@ -283,12 +283,14 @@ export class WebhookHub {
     state.deliveries.set(delivery.id, delivery);
     this.deliveryIndex.set(delivery.id, delivery);
     state.due.put(at, delivery);
-    // Bounded like the journal: the oldest delivery goes (if still pending, it is never sent).
+    // Bounded like the journal: the oldest delivery goes (if still pending, it is never sent). No
+    // next attempt either: a drain may hold it in the batch it is sending (drainDue skips it then).
     if (state.deliveries.size > this.logSize) {
       const oldest = state.deliveries.values().next().value!;
       state.deliveries.delete(oldest.id);
       this.deliveryIndex.delete(oldest.id);
       state.due.delete(oldest);
+      oldest.nextAt = undefined;
     }
   }
 

@@ -164,4 +164,28 @@ describe('issue 18: reset, deletion and the clock going back (contract §4.3, §
     expect(page.has_more).toBe(false);
     expect(page.data.every((d: { status: string }) => d.status === 'pending')).toBe(true);
   });
+
+  it('issue 18: a delivery dropped from the log while its batch is being sent is never sent', async () => {
+    const s = sandbox();
+    const account = s.app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
+    const flood = () => {
+      for (let i = 0; i < 1000; i++) s.app.sandbox.world.webhooks.trigger(account, 'discount.deleted');
+    };
+    // The 2nd arrival floods the log while the 3rd delivery waits in the batch being sent: the
+    // 1,000 newer deliveries (to an endpoint nobody listens on) push the three first ones out.
+    const hooks = await startReceiver((n) => {
+      if (n === 1) flood();
+      return 204;
+    });
+    const closed = await startReceiver();
+    const nobody = closed.url;
+    await closed.close();
+    await s.endpoint(hooks.url, { events: ['inbox.updated'] });
+    await s.endpoint(nobody, { events: ['discount.deleted'] });
+    for (let i = 0; i < 3; i++) s.app.sandbox.world.webhooks.trigger(account, 'inbox.updated');
+    await hooks.received(2);
+    await s.advance(0);
+    expect(hooks.arrivals).toHaveLength(2);
+    await hooks.close();
+  });
 });
