@@ -113,7 +113,7 @@ export class World implements HandlerServices {
       clockOf: (accountId) => this.timeOf(accountId).clock,
       account: (accountId) => this.store.forAccount(accountId),
       settleJob: (account, job) => this.timeOf(account.id).services.settleJob(account, job),
-      twist: (accountId, twist, covers) => scenarios.webhookTwist(accountId, twist, covers),
+      twist: (accountId, twist, use, every) => scenarios.webhookTwist(accountId, twist, use, every),
       attemptTimeoutMs: options.webhookTimeoutMs,
     });
     // Both sources were checked at load (fixture file, options), so parsing cannot fail here.

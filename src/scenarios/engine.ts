@@ -299,6 +299,20 @@ class ScopeIndex {
   }
 }
 
+/** What caused a webhook event: the key and operation of its request (none: `POST /__admin/events`). */
+export interface EventCause {
+  readonly apiKeyId: string | null;
+  readonly operationId: string | null;
+}
+
+/** How the webhook hub asks for a twist (see `ScenarioEngine.webhookTwist`). */
+export interface WebhookTwistUse {
+  /** Whether an activation taking the events `takes` accepts would act here (no chance is drawn otherwise). */
+  wouldAct(takes: (origin: EventCause) => boolean): boolean;
+  /** It acts: its chance was drawn and its `times` counted. */
+  act(takes: (origin: EventCause) => boolean): void;
+}
+
 export interface ScenarioEngineDeps {
   catalog: ScenarioCatalog;
   operations: readonly OperationDef[];
@@ -434,29 +448,40 @@ export class ScenarioEngine {
   }
 
   /**
-   * Whether a scenario twists the account's webhooks this way now (contract §4.3, "scoped like any
-   * other"): the newest live activation scoped to the account, or to no one, with a rule of that
-   * `webhook` part, whose key and operation scope `covers` accepts (the hub asks whether it covers
-   * the event's origin, or two of the deliveries due together). Its chance is drawn and, when it
-   * acts, its `times` counted here, once per event (or batch). Returns the scope that acted.
+   * The scenarios that twist the account's webhooks this way now (contract §4.3, "scoped like any
+   * other"): live activations scoped to the account or to no one, with a rule of that `webhook`
+   * part, newest first. Each takes the events its key and operation scope and its rules' `match`
+   * take (`takes`, over what caused an event); the hub says whether it `wouldAct` on those (no draw
+   * is made otherwise), then its chance is drawn and, when it acts, its `times` counted (once per
+   * event, or batch) and `act` called. The first that acts ends it, unless `every` (out of order:
+   * each activation reorders its own deliveries of a batch).
    */
-  webhookTwist(
-    accountId: string,
-    twist: WebhookTwist,
-    covers: (scope: { apiKeyId: string | null; operationId: string | null }) => boolean,
-  ): { apiKeyId: string | null; operationId: string | null } | undefined {
+  webhookTwist(accountId: string, twist: WebhookTwist, use: WebhookTwistUse, every = false): void {
     const candidates = [...this.active.values()].filter(
       (activation) =>
         (activation.scope.accountId === null || activation.scope.accountId === accountId) &&
-        activation.rules.some((rule) => rule.effect.webhook === twist) &&
-        covers(activation.scope),
+        activation.rules.some((rule) => rule.effect.webhook === twist),
     );
     for (const activation of candidates.reverse()) {
-      if (!this.chance(activation)) continue;
+      const takes = this.webhookTakes(activation, twist);
+      if (!use.wouldAct(takes) || !this.chance(activation)) continue;
       this.consume(activation);
-      return { apiKeyId: activation.scope.apiKeyId, operationId: activation.scope.operationId };
+      use.act(takes);
+      if (!every) return;
     }
-    return undefined;
+  }
+
+  /** The events an activation's `twist` takes: of its key and operation, and of a rule of that part whose `match` takes their operation. */
+  private webhookTakes(activation: Activation, twist: WebhookTwist): (origin: EventCause) => boolean {
+    const { apiKeyId, operationId } = activation.scope;
+    const rules = activation.rules.filter((rule) => rule.effect.webhook === twist);
+    return (origin) => {
+      if (apiKeyId !== null && origin.apiKeyId !== apiKeyId) return false;
+      if (operationId !== null && origin.operationId !== operationId) return false;
+      const operation = origin.operationId === null ? undefined : this.operations.get(origin.operationId);
+      // A rule without `match` takes every event; one with it, only events an operation it matches caused.
+      return rules.some((rule) => (!rule.operations && !rule.methods) || (operation !== undefined && ruleMatches(rule, operation)));
+    };
   }
 
   /**

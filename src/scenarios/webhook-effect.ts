@@ -6,8 +6,9 @@
  *   { "webhook": "newest_first" }   deliveries due together are sent newest event first
  *   { "webhook": "wrong_secret" }   signed with a secret that is not the endpoint's
  *
- * A webhook is not a request: only the activation's `account_id` scope applies (an activation
- * narrowed to an API key or an operation never acts on webhooks), and `times` counts events (for
+ * A webhook is not a request, but it has a cause: the key and operation of the request behind its
+ * event (src/webhooks/hub.ts, `EventOrigin`). The activation's account, key and operation scope and
+ * the rule's `match` apply to that (ScenarioEngine.webhookTwist). `times` counts events (for
  * `newest_first`, batches sent out of order).
  */
 import type { Shape } from './shape.js';

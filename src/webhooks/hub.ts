@@ -16,6 +16,7 @@
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import type { EventType } from '../operations/event-types.js';
 import { IdGenerator } from '../random.js';
+import type { EventCause, WebhookTwistUse } from '../scenarios/engine.js';
 import type { WebhookTwist } from '../scenarios/webhook-effect.js';
 import type { JobRecord } from '../store/records.js';
 import { OrderedIndex } from '../store/ordered-index.js';
@@ -44,11 +45,8 @@ export interface WebhookHubDeps {
   account(accountId: string): AccountStore | undefined;
   /** Brings the job up to the account's clock (its credits charged once), as a read of it would. */
   settleJob(account: AccountStore, job: JobRecord): void;
-  /**
-   * The scope of the active scenario that applies `twist` to this account's webhooks now, among
-   * those `covers` accepts (it counts its `times`); undefined when none does.
-   */
-  twist(accountId: string, twist: WebhookTwist, covers: (scope: EventOrigin) => boolean): EventOrigin | undefined;
+  /** Asks the active scenarios for `twist` on this account's webhooks (ScenarioEngine.webhookTwist). */
+  twist(accountId: string, twist: WebhookTwist, use: WebhookTwistUse, every?: boolean): void;
   /** Real ms an attempt may take (contract: 10 s); tests shorten it. */
   attemptTimeoutMs?: number;
   /** Deliveries kept per account; the oldest go first (a pending one is then never sent). */
@@ -60,23 +58,13 @@ export const DEFAULT_DELIVERY_LOG_SIZE = 1000;
 
 /**
  * What caused an event: the API key and the operation of the request (a job's events: the request
- * that created it). A webhook scenario narrowed to a key or an operation acts on the events they
- * caused, as other scenarios act on their requests. `POST /__admin/events` has neither.
+ * that created it). A webhook scenario narrowed to a key or an operation, or whose rules `match`
+ * operations, acts on the events they caused, as other scenarios act on their requests.
+ * `POST /__admin/events` has neither.
  */
-export interface EventOrigin {
-  readonly apiKeyId: string | null;
-  readonly operationId: string | null;
-}
+export type EventOrigin = EventCause;
 
 export const NO_ORIGIN: EventOrigin = Object.freeze({ apiKeyId: null, operationId: null });
-
-/** Whether a scenario narrowed to `scope` (nulls: not narrowed) covers an event of `origin`. */
-export function scopeCovers(scope: EventOrigin, origin: EventOrigin): boolean {
-  return (
-    (scope.apiKeyId === null || scope.apiKeyId === origin.apiKeyId) &&
-    (scope.operationId === null || scope.operationId === origin.operationId)
-  );
-}
 
 interface Delivery {
   readonly id: string;
@@ -249,9 +237,11 @@ export class WebhookHub {
     };
     if (endpoints.length === 0) return event;
     const payload = JSON.stringify(event);
-    const covers = (scope: EventOrigin) => scopeCovers(scope, origin);
-    const copies = this.deps.twist(state.id, 'duplicate', covers) ? 2 : 1;
-    const badlySigned = this.deps.twist(state.id, 'wrong_secret', covers) !== undefined;
+    const takesThis = (takes: (origin: EventOrigin) => boolean) => takes(origin);
+    let copies = 1;
+    this.deps.twist(state.id, 'duplicate', { wouldAct: takesThis, act: () => (copies = 2) });
+    let badlySigned = false;
+    this.deps.twist(state.id, 'wrong_secret', { wouldAct: takesThis, act: () => (badlySigned = true) });
     for (const endpoint of endpoints) {
       for (let copy = 0; copy < copies; copy++) this.addDelivery(state, endpoint, event, payload, at, badlySigned, origin);
     }
@@ -370,17 +360,26 @@ export class WebhookHub {
   }
 
   /**
-   * `webhooks-out-of-order`: the deliveries due together that the scenario covers (all of them, unless
-   * it is narrowed to a key or an operation) are sent newest first, in the places they held; the
-   * others keep their order. A scenario acts only where it covers two or more.
+   * `webhooks-out-of-order`: each activation sends the deliveries due together that it takes (all of
+   * them, unless its scope or its rules narrow it) newest first, in the places they held; the others
+   * keep theirs. An activation acts only where it takes two or more not taken by a newer one.
    */
   private newestFirst(state: AccountWebhooks, due: Delivery[]): Delivery[] {
-    const covered = (scope: EventOrigin) => due.filter((delivery) => scopeCovers(scope, delivery.origin));
-    const scope = this.deps.twist(state.id, 'newest_first', (candidate) => covered(candidate).length > 1);
-    if (scope === undefined) return due;
-    const reordered = covered(scope).sort((a, b) => b.seq - a.seq);
-    let next = 0;
-    return due.map((delivery) => (scopeCovers(scope, delivery.origin) ? reordered[next++]! : delivery));
+    const result = [...due];
+    const taken = new Set<Delivery>();
+    const open = (takes: (origin: EventOrigin) => boolean) => due.filter((delivery) => !taken.has(delivery) && takes(delivery.origin));
+    const use: WebhookTwistUse = {
+      wouldAct: (takes) => open(takes).length > 1,
+      act: (takes) => {
+        const mine = open(takes);
+        const places = mine.map((delivery) => due.indexOf(delivery));
+        const newestFirst = [...mine].sort((a, b) => b.seq - a.seq);
+        places.forEach((place, i) => (result[place] = newestFirst[i]!));
+        for (const delivery of mine) taken.add(delivery);
+      },
+    };
+    this.deps.twist(state.id, 'newest_first', use, true);
+    return result;
   }
 
   private async attempt(state: AccountWebhooks, delivery: Delivery, at: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { scenarioDir } from '../support/scenarios.js';
 import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
 
 const receiver = useReceivers();
@@ -116,6 +117,49 @@ describe('issue 18: the webhook scenarios (contract §4.3)', () => {
     // Due in the order a1, b1, a2: the key's two swap places, the other key's stays where it was.
     expect(hooks.arrivals.map((a) => a.json.data.object.id)).toEqual([a2.body.id, b1.body.id, a1.body.id]);
     expect((await s.api.get('/__admin/scenarios')).body.active).toHaveLength(1);
+  });
+
+  it('contract §4.3: two webhooks-out-of-order activations narrowed to two keys each reorder their own deliveries of one batch', async () => {
+    const hooks = await receiver();
+    const s = sandbox();
+    await s.endpoint(hooks.url, { events: ['job.completed'] });
+    const second = await newKey(s);
+    for (const api_key_id of [KEYS_IDS.freeDefault, second.id]) {
+      await s.api.post('/__admin/scenarios').send({ name: 'webhooks-out-of-order', account_id: ACCOUNTS.free, api_key_id, times: 1 });
+    }
+    const a1 = await crawl(s, KEYS.free);
+    const b1 = await crawl(s, second.token);
+    const a2 = await crawl(s, KEYS.free);
+    const b2 = await crawl(s, second.token);
+    await s.advance(600);
+    expect(hooks.arrivals.map((a) => a.json.data.object.id)).toEqual([a2, b2, a1, b1].map((res) => res.body.id));
+    // Each counted its batch: `times: 1` retired both.
+    expect((await s.api.get('/__admin/scenarios')).body.active).toEqual([]);
+  });
+
+  it("contract §3.5, §4.3: a rule's match narrows its webhook part to the events of the operations it matches", async () => {
+    const hooks = await receiver();
+    const s = sandbox({
+      scenariosDir: scenarioDir({
+        'crawl-webhooks-twice.json': {
+          description: 'The webhooks of crawls are sent twice.',
+          rules: [{ match: { operations: ['crawlSite'] }, effect: { webhook: 'duplicate' } }],
+        },
+      }),
+    });
+    await s.endpoint(hooks.url, { events: ['api_key.created', 'job.completed'] });
+    await s.api.post('/__admin/scenarios').send({ name: 'crawl-webhooks-twice' });
+    await newKey(s);
+    await hooks.received(1);
+    // Before the crawl, so that its sample is not the crawl's job.
+    const triggered = (await s.trigger('job.completed')).body as { id: string };
+    await hooks.received(2);
+    const job = await crawl(s, KEYS.free);
+    await s.advance(600);
+    // api_key.created (createApiKey) once, the triggered event (no operation) once, the crawl's twice.
+    expect(hooks.arrivals.map((a) => a.json.type)).toEqual(['api_key.created', 'job.completed', 'job.completed', 'job.completed']);
+    expect(hooks.arrivals.filter((a) => a.json.id === triggered.id)).toHaveLength(1);
+    expect(hooks.arrivals.filter((a) => a.json.data.object.id === job.body.id)).toHaveLength(2);
   });
 
   it('contract §4.3: a webhook scenario never acts on a request', async () => {
