@@ -39,7 +39,7 @@ function isScalarType(type: unknown): boolean {
  * properties (no `required`: a missing property is left out, as JSON.stringify leaves out
  * undefined) and drops combinators, which can only narrow a closed object's listed properties; an
  * array keeps its items; a scalar keeps its type. Everything else (open objects such as metadata,
- * `anyOf` unions) becomes `{}`, which fast-json-stringify writes with JSON.stringify.
+ * `anyOf` unions) becomes `{}`, which the compiled writer leaves to JSON.stringify.
  */
 export function serializationSchema(schema: JsonSchema): JsonSchema {
   const { type, properties, items } = schema as { type?: unknown; properties?: Record<string, JsonSchema>; items?: unknown };

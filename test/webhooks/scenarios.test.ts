@@ -162,6 +162,21 @@ describe('issue 18: the webhook scenarios (contract §4.3)', () => {
     expect(hooks.arrivals.filter((a) => a.json.data.object.id === job.body.id)).toHaveLength(2);
   });
 
+  it('contract §4.3, RFC 7240: a webhook scenario asked for with Prefer acts on nothing (documented)', async () => {
+    const hooks = await receiver();
+    const s = sandbox();
+    await s.endpoint(hooks.url, { events: ['api_key.created'] });
+    const res = await s.api
+      .post('/v1/auth/keys')
+      .set({ ...bearer(KEYS.free), Prefer: 'scenario=webhooks-duplicated' })
+      .send({ name: 'asked' });
+    expect(res.status).toBe(201);
+    expect(res.headers['preference-applied']).toBeUndefined();
+    await hooks.received(1);
+    await s.advance(0);
+    expect(hooks.arrivals).toHaveLength(1);
+  });
+
   it('contract §4.3: a webhook scenario never acts on a request', async () => {
     const s = sandbox();
     const activated = await s.api.post('/__admin/scenarios').send({ name: 'webhooks-duplicated' });
