@@ -7,7 +7,7 @@
  *   { "webhook": "wrong_secret" }   signed with a secret that is not the endpoint's
  *
  * A webhook is not a request, but it has a cause: the key and operation of the request behind its
- * event (src/webhooks/hub.ts, `EventOrigin`). The activation's account, key and operation scope and
+ * event (`EventCause`, src/scenarios/engine.ts). The activation's account, key and operation scope and
  * the rule's `match` apply to that (ScenarioEngine.webhookTwist). `times` counts events (for
  * `newest_first`, batches sent out of order).
  */

@@ -57,14 +57,12 @@ export interface WebhookHubDeps {
 export const DEFAULT_DELIVERY_LOG_SIZE = 1000;
 
 /**
- * What caused an event: the API key and the operation of the request (a job's events: the request
- * that created it). A webhook scenario narrowed to a key or an operation, or whose rules `match`
- * operations, acts on the events they caused, as other scenarios act on their requests.
- * `POST /__admin/events` has neither.
+ * The cause of an event nobody's request made (`POST /__admin/events`). Otherwise an event's cause
+ * is the key and operation of its request (a job's events: the request that created the job); a
+ * webhook scenario narrowed to a key or an operation, or whose rules `match` operations, acts on
+ * the events they caused, as other scenarios act on their requests.
  */
-export type EventOrigin = EventCause;
-
-export const NO_ORIGIN: EventOrigin = Object.freeze({ apiKeyId: null, operationId: null });
+export const NO_ORIGIN: EventCause = Object.freeze({ apiKeyId: null, operationId: null });
 
 interface Delivery {
   readonly id: string;
@@ -75,7 +73,7 @@ interface Delivery {
   /** The body, serialized once: the same bytes (and so the same signature input) on every attempt. */
   readonly payload: string;
   readonly wrongSecret: boolean;
-  readonly origin: EventOrigin;
+  readonly origin: EventCause;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   /** Virtual ms of the next attempt while pending. */
@@ -91,7 +89,7 @@ class AccountWebhooks {
   /** Unfinished jobs by their end: their event is due then. */
   readonly jobs = new OrderedIndex<JobRecord>();
   /** What caused each watched job (its creating request), for its events' origin. */
-  readonly jobOrigins = new WeakMap<JobRecord, EventOrigin>();
+  readonly jobOrigins = new WeakMap<JobRecord, EventCause>();
   draining: Promise<void> | undefined;
   again = false;
 
@@ -109,7 +107,7 @@ export interface RecordedEvents {
   events: Array<{ type: EventType; object: unknown; at: number }>;
   jobs: JobRecord[];
   /** The request's key and operation: what caused these events and the watched jobs'. */
-  origin: EventOrigin;
+  origin: EventCause;
 }
 
 export interface DeliveryFilter {
@@ -222,7 +220,7 @@ export class WebhookHub {
     type: EventType,
     object: unknown,
     at: number,
-    origin: EventOrigin,
+    origin: EventCause,
     always = false,
   ): WebhookEvent | undefined {
     const endpoints = [...state.endpoints.values()].filter((endpoint) => acceptsType(endpoint.events, type));
@@ -237,7 +235,7 @@ export class WebhookHub {
     };
     if (endpoints.length === 0) return event;
     const payload = JSON.stringify(event);
-    const takesThis = (takes: (origin: EventOrigin) => boolean) => takes(origin);
+    const takesThis = (takes: (origin: EventCause) => boolean) => takes(origin);
     let copies = 1;
     this.deps.twist(state.id, 'duplicate', { wouldAct: takesThis, act: () => (copies = 2) });
     let badlySigned = false;
@@ -255,7 +253,7 @@ export class WebhookHub {
     payload: string,
     at: number,
     badlySigned: boolean,
-    origin: EventOrigin,
+    origin: EventCause,
   ) {
     const delivery: Delivery = {
       id: this.ids.next('whd'),
@@ -367,7 +365,7 @@ export class WebhookHub {
   private newestFirst(state: AccountWebhooks, due: Delivery[]): Delivery[] {
     const result = [...due];
     const taken = new Set<Delivery>();
-    const open = (takes: (origin: EventOrigin) => boolean) => due.filter((delivery) => !taken.has(delivery) && takes(delivery.origin));
+    const open = (takes: (origin: EventCause) => boolean) => due.filter((delivery) => !taken.has(delivery) && takes(delivery.origin));
     const use: WebhookTwistUse = {
       wouldAct: (takes) => open(takes).length > 1,
       act: (takes) => {
