@@ -44,7 +44,7 @@ async function main(): Promise<void> {
 
   // Signal handlers go in before the listening line: a supervisor may signal as soon as it reads it.
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals | 'npx exited') => {
     if (stopping) return;
     stopping = true;
     // Graceful: requests already received are answered; the grace period bounds the wait.
@@ -60,11 +60,32 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  stopWhenOrphanedByNpx(() => stop('npx exited'));
 
   const { sandbox } = mock.app;
   process.stdout.write(
     `${PROGRAM} listening on ${mock.boundUrl} (api ${mock.apiUrl}, admin ${mock.url}/__admin, fixtures ${sandbox.fixture.name}, seed ${sandbox.options.seed}, clock ${sandbox.clock.mode})\n`,
   );
+}
+
+/** How often an npx-started server checks that npx is still there: well inside contract §1's 2 s. */
+const PARENT_CHECK_MS = 200;
+
+/**
+ * `npx creator-commerce-mock & kill $!` signals npm, which exits without passing the signal through
+ * the `sh -c` it ran the bin with: the server would be left serving, reparented, holding the port.
+ * Under `npm exec` only (npm sets `npm_command=exec`), a server whose parent went away stops as on
+ * SIGTERM. Not in general: a server started with `nohup … &` is meant to outlive its shell.
+ */
+function stopWhenOrphanedByNpx(stop: () => void): void {
+  if (process.env.npm_command !== 'exec') return;
+  const parent = process.ppid;
+  const check = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(check);
+    stop();
+  }, PARENT_CHECK_MS);
+  check.unref();
 }
 
 main().catch((error: unknown) => {

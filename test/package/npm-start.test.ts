@@ -71,3 +71,31 @@ describe('npm start', () => {
     },
   );
 });
+
+describe('npx', () => {
+  // SIGINT alone to npm is ignored by npm itself (it waits for its child, which a terminal's Ctrl-C
+  // reaches through the process group): README "npx" says so. SIGTERM makes npm exit without passing it on.
+  it.each(['SIGTERM'] as const)(
+    'contract §1: %s to the npx process stops the server it started (npm does not pass it through its shell)',
+    async (signal) => {
+      // In the package's own folder npx runs the package's bin (dist/ prebuilt by the global setup).
+      const npx: RunningCli = await startProcess(
+        'npx',
+        ['--offline', 'creator-commerce-mock', '--port', '0'],
+        { npm_config_update_notifier: 'false' },
+        ROOT,
+      );
+      leftovers = descendantsOf(npx.child.pid!);
+      const server = leftovers.at(-1)!;
+      expect((await fetch(`${npx.url}/__admin/health`)).status).toBe(200);
+      const outputClosed = new Promise<void>((resolve) => npx.child.stdout.once('close', () => resolve()));
+      npx.child.kill(signal);
+      await npx.exited;
+      // The server notices that npx is gone and closes as on SIGTERM: the shared stdout closes when it exits.
+      await outputClosed;
+      expect(npx.output()).toContain('stopped (npx exited)');
+      expect(isAlive(server)).toBe(false);
+      await expect(fetch(`${npx.url}/__admin/health`)).rejects.toThrow();
+    },
+  );
+});
