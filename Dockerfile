@@ -13,14 +13,15 @@
 FROM node:24-alpine AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# --ignore-scripts: `prepare` (the build) runs at `npm pack` below, once the sources are copied.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json README.md ./
 COPY src ./src
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
 # build-dist.mjs (run by `npm run build`) copies the fixture validator and bundles the CLI.
 COPY scripts ./scripts
-# prepack builds dist/; the tarball is the published package.
+# npm pack runs `prepare`, which builds dist/; the tarball is the published package.
 RUN npm pack --silent && mkdir /pkg && tar -xzf creator-commerce-mock-*.tgz -C /pkg --strip-components=1 \
   && cp package-lock.json /pkg/ \
   && cd /pkg && npm ci --omit=dev --ignore-scripts --no-audit --no-fund && rm package-lock.json
