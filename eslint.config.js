@@ -4,8 +4,11 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  // Same as .prettierignore's generated files; ESLint already skips node_modules.
-  { ignores: ['dist/', 'coverage/', 'src/fixture/fixture-validator.generated.*', 'src/ui/dashboard-assets.generated.ts'] },
+  // Same as .prettierignore's generated files; ESLint already skips node_modules. examples/ holds
+  // client projects in plain JavaScript and Python, each proven by running it (test/package/recipes.test.ts).
+  {
+    ignores: ['dist/', 'coverage/', 'examples/', 'src/fixture/fixture-validator.generated.*', 'src/ui/dashboard-assets.generated.ts'],
+  },
   tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -16,7 +16,13 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           // The example suite is its own project, with its own globalSetup (below).
           // The image-build replay is its own project (below), run by `npm run test:package` in .ci/run.
-          exclude: ['test/examples/**', 'test/package/tarball.test.ts', 'test/package/git-install.test.ts', 'node_modules/**'],
+          exclude: [
+            'test/examples/**',
+            'test/package/tarball.test.ts',
+            'test/package/git-install.test.ts',
+            'test/package/recipes.test.ts',
+            'node_modules/**',
+          ],
           environment: 'node',
           // Test files share each worker's module cache instead of importing src/ afresh per file:
           // side by side on a loaded 2-core machine (\`/usr/bin/time npx vitest run --project sandbox\`)
@@ -44,7 +50,7 @@ export default defineConfig({
           // CPU in child processes, a quarter of the whole suite's, so `npm test` leaves it to
           // `npm run test:package`, which .ci/run runs after it on every clean clone (issue 14.5).
           name: 'package',
-          include: ['test/package/tarball.test.ts', 'test/package/git-install.test.ts'],
+          include: ['test/package/tarball.test.ts', 'test/package/git-install.test.ts', 'test/package/recipes.test.ts'],
           environment: 'node',
           isolate: false,
           testTimeout: 300_000,

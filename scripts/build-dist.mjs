@@ -133,6 +133,30 @@ if (!cliOnly)
     plugins,
   });
 
+/**
+ * The library for CommonJS consumers (`require('creator-commerce-mock')`, Jest without
+ * --experimental-vm-modules): the same entry bundled as one CommonJS file, dist/index.cjs, the
+ * `require` condition of the package's exports. `import.meta.url` (which src/package-dirs.ts and the
+ * require-here helpers read) is the file's own URL, as in the ESM bundle. It is a second copy of the
+ * library: a process that both imports and requires it has two, each with its own servers.
+ */
+if (!cliOnly)
+  await build({
+    entryPoints: ['src/index.ts'],
+    outfile: 'dist/index.cjs',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    allowOverwrite: true,
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins,
+  });
+
 await build({
   entryPoints: ['src/cli.ts'],
   outfile: 'dist/cli.js',
