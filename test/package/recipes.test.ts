@@ -5,7 +5,8 @@
  * the recipes use dist/ as a consumer gets it: the ESM bundle, the CommonJS bundle and the CLI.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,19 +19,41 @@ beforeAll(() => {
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe' });
 }, 300_000);
 
-/** examples/<name> copied into an empty folder, with this package installed as a link. */
+/**
+ * examples/<name> copied into an empty folder, with this package and the recipe's other
+ * devDependencies (a runner: jest, @playwright/test) installed as links to ours, bins included.
+ */
 function project(name: string): string {
   const dir = path.join(work, name);
   cpSync(path.join(ROOT, 'examples', name), dir, { recursive: true });
-  mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
-  symlinkSync(ROOT, path.join(dir, 'node_modules', 'creator-commerce-mock'), 'dir');
-  symlinkSync(path.join(ROOT, 'dist', 'cli.js'), path.join(dir, 'node_modules', '.bin', 'creator-commerce-mock'));
+  const modules = path.join(dir, 'node_modules');
+  mkdirSync(path.join(modules, '.bin'), { recursive: true });
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  for (const dependency of Object.keys(manifest.devDependencies ?? {})) {
+    const source = dependency === 'creator-commerce-mock' ? ROOT : path.join(ROOT, 'node_modules', dependency);
+    mkdirSync(path.dirname(path.join(modules, dependency)), { recursive: true });
+    symlinkSync(source, path.join(modules, dependency), 'dir');
+    const { bin } = JSON.parse(readFileSync(path.join(source, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
+    const bins = typeof bin === 'string' ? { [dependency.split('/').at(-1)!]: bin } : (bin ?? {});
+    for (const [command, file] of Object.entries(bins)) symlinkSync(path.join(source, file), path.join(modules, '.bin', command));
+  }
   return dir;
 }
 
-function run(command: string, args: string[], cwd: string): { status: number | null; output: string } {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 });
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): { status: number | null; output: string } {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: 120_000 });
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+}
+
+/** A port nothing listens on: Playwright's webServer needs one fixed in its config. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 }
 
 const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version']).status === 0;
@@ -47,6 +70,19 @@ describe('test-runner recipes (examples/)', () => {
     const { status, output } = run('npm', ['test', '--silent'], project('commonjs'));
     expect(output).toMatch(/# pass 1\b/);
     expect(output).toMatch(/# fail 0\b/);
+    expect(status).toBe(0);
+  });
+
+  it('Jest: globalSetup/globalTeardown start and stop one server, a tenant per test file, CommonJS', () => {
+    const { status, output } = run('npm', ['test', '--silent', '--', '--maxWorkers=2'], project('jest'));
+    expect(output).toMatch(/Tests:\s+3 passed, 3 total/);
+    expect(status).toBe(0);
+  });
+
+  it('Playwright Test: the sandbox as its webServer, API tests with a tenant per test', async () => {
+    const port = await freePort();
+    const { status, output } = run('npm', ['test', '--silent'], project('playwright'), { COMMERCE_MOCK_PORT: String(port), CI: '1' });
+    expect(output).toMatch(/\b2 passed\b/);
     expect(status).toBe(0);
   });
 

@@ -1,0 +1,18 @@
+// One tenant (an isolated account) per test file: files run in parallel workers and never see each
+// other's records, rate-limit counters, scenarios or clock.
+const { AdminClient } = require('creator-commerce-mock');
+
+const admin = new AdminClient(process.env.COMMERCE_MOCK_URL);
+
+function useTenant(options = { plan: 'free' }) {
+  const tenant = { admin, apiUrl: `${process.env.COMMERCE_MOCK_URL}/v1` };
+  beforeAll(async () => {
+    const created = await admin.accounts.create(options);
+    tenant.account = created.account;
+    tenant.token = created.api_key.token;
+  });
+  afterAll(() => admin.accounts.delete(tenant.account.id));
+  return tenant;
+}
+
+module.exports = { useTenant };

@@ -1,0 +1,23 @@
+const { test, expect } = require('@playwright/test');
+
+// One tenant per test: an account of its own, deleted afterwards.
+const it = test.extend({
+  tenant: async ({ request }, use) => {
+    const created = await (await request.post('/__admin/accounts', { data: { plan: 'free' } })).json();
+    await use({ id: created.account.id, headers: { Authorization: `Bearer ${created.api_key.token}` } });
+    await request.delete(`/__admin/accounts/${created.account.id}`);
+  },
+});
+
+it('the status answers', async ({ request, tenant }) => {
+  const res = await request.get('/v1/status', { headers: tenant.headers });
+  expect(res.status()).toBe(200);
+  expect(res.headers()['request-id']).toBeTruthy();
+});
+
+it('a server error on demand, for this tenant only', async ({ request, tenant }) => {
+  await request.post('/__admin/scenarios', { data: { name: 'server-error', account_id: tenant.id, times: 1 } });
+  const res = await request.get('/v1/status', { headers: tenant.headers });
+  expect(res.status()).toBe(500);
+  expect((await res.json()).error.code).toBe('internal_error');
+});
