@@ -116,7 +116,7 @@ function operationObject(op: OperationDef, deprecated: boolean, registry: Schema
   };
   if (op.body) {
     operation.requestBody = {
-      required: op.bodyRequired === true,
+      required: bodyMustBeSent(op),
       content: { 'application/json': { schema: registry.hoist(op.body), example: exampleFromSchema(op.body) } },
     };
   }
@@ -179,6 +179,16 @@ function webhookObjects(registry: SchemaRegistry): Record<string, unknown> {
     };
   }
   return webhooks;
+}
+
+/**
+ * Whether a client must send the body: when the operation says so, and when its schema has required
+ * members (an absent body validates as `{}`, which then fails them), so a generated client does not
+ * offer `crawlSite()` without its `url`.
+ */
+export function bodyMustBeSent(op: OperationDef): boolean {
+  const required = (op.body as { required?: readonly string[] } | undefined)?.required;
+  return op.bodyRequired === true || (required !== undefined && required.length > 0);
 }
 
 export function buildOpenApiDocument(operations: readonly OperationDef[], options: DocumentOptions = {}): OpenApiDocument {

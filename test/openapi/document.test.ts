@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../../src/errors/catalog.js';
 import { COMMON_HEADERS, DEPRECATION_HEADERS, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../src/openapi/components.js';
-import { buildOpenApiDocument } from '../../src/openapi/document.js';
+import { bodyMustBeSent, buildOpenApiDocument } from '../../src/openapi/document.js';
 import { errorStatuses } from '../../src/openapi/responses.js';
 import { isWrite, type JsonSchema, type OperationDef } from '../../src/operations/types.js';
 import { OPERATIONS } from '../../src/resources/index.js';
@@ -41,6 +41,11 @@ const strictAjv = () => {
   ajv.addKeyword({ keyword: 'discriminator' });
   return ajv;
 };
+
+it('crawlSite’s body is required: its url is (a generated client must not offer crawlSite() without one)', () => {
+  const crawl = OPERATIONS.find((op) => op.operationId === 'crawlSite')!;
+  expect(bodyMustBeSent(crawl)).toBe(true);
+});
 
 describe('GET /openapi.json', () => {
   let served: Json;
@@ -111,10 +116,11 @@ describe('GET /openapi.json', () => {
       }
     });
 
-    it('describes its request body with the schema that validates it', () => {
+    it('describes its request body with the schema that validates it, required when it must be sent or has required members', () => {
       const body = operationIn(resolved, op).requestBody;
       if (!op.body) return expect(body).toBeUndefined();
-      expect(body.required).toBe(op.bodyRequired === true);
+      const requiredMembers = ((op.body as { required?: string[] }).required ?? []).length > 0;
+      expect(body.required).toBe(op.bodyRequired === true || requiredMembers);
       expect(withoutTitles(body.content['application/json'].schema)).toEqual(withoutTitles(op.body));
       expect(strictAjv().validate(op.body, body.content['application/json'].example)).toBe(true);
     });
