@@ -2,7 +2,8 @@
  * Issue 19, contract §4.4: the dashboard driven in a real browser (Debian's chromium through
  * playwright-core), by accessible names only. One browser for the whole file: launching it is the
  * slow part. Screenshots of each region at 1280×800 (and the whole page at a phone width) are written
- * to docs/screenshots/, the README shows one.
+ * to .screenshots/ (ignored by git), so a run never rewrites tracked files; CCM_SCREENSHOTS=docs
+ * writes them to docs/screenshots/ instead, the ones the README shows, when the page's look changed.
  *
  * Waits are `waitFor`/polls with generous limits: they catch a page that never shows something,
  * they do not measure speed.
@@ -18,7 +19,7 @@ import { startReceiver } from '../support/receiver.js';
 import { WEBHOOK_DELIVERIES } from '../support/webhook-deliveries.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.join(PACKAGE_ROOT, 'docs/screenshots');
+const SCREENSHOTS = path.join(PACKAGE_ROOT, process.env.CCM_SCREENSHOTS === 'docs' ? 'docs/screenshots' : '.screenshots');
 /** Long enough for a loaded machine; only a page that never shows the thing reaches it. */
 const WAIT_MS = 30_000;
 const LAUNCH_ARGS = [
