@@ -43,7 +43,7 @@ export interface MockOptions {
   shutdownGrace?: number;
   /**
    * Real milliseconds a webhook attempt may take before it counts as failed (contract §4.3: 10 s).
-   * Programmatic only: tests of a receiver that never answers shorten it.
+   * Tests of a receiver that never answers shorten it.
    */
   webhookTimeout?: number;
   /** `spec`, `off` or `free=N,paid=M`. */
@@ -100,14 +100,12 @@ export const MAX_SHUTDOWN_GRACE_MS = 600_000;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 export const MAX_WEBHOOK_TIMEOUT_MS = 600_000;
 
-function parseWebhookTimeout(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_WEBHOOK_TIMEOUT_MS) {
-    throw new ConfigError(
-      'webhook-timeout',
-      `expected an integer from 1 to ${MAX_WEBHOOK_TIMEOUT_MS} (milliseconds), got ${JSON.stringify(value)}`,
-    );
+export function parseWebhookTimeout(value: unknown, setting = 'webhook-timeout'): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_WEBHOOK_TIMEOUT_MS) {
+    throw new ConfigError(setting, `expected an integer from 1 to ${MAX_WEBHOOK_TIMEOUT_MS} (milliseconds), got ${JSON.stringify(value)}`);
   }
-  return value;
+  return n;
 }
 
 export const SPEC_RATE_LIMIT: RateLimitQuotas = { enforce: true, free: 600, paid: 3000, windowSeconds: 60 };

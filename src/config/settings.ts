@@ -11,6 +11,7 @@ import {
   parsePort,
   parseRateLimit,
   parseShutdownGrace,
+  parseWebhookTimeout,
   type MockOptions,
 } from './options.js';
 
@@ -78,6 +79,13 @@ export const SETTINGS: Setting[] = [
     option: 'shutdownGrace',
     default: '1500',
     description: 'ms that requests received before SIGTERM/SIGINT may take; later ones are cut',
+  },
+  {
+    flag: 'webhook-timeout',
+    env: 'MOCK_WEBHOOK_TIMEOUT',
+    option: 'webhookTimeout',
+    default: '10000',
+    description: 'real ms a webhook attempt may take before it counts as failed',
   },
   { flag: 'rate-limit', env: 'MOCK_RATE_LIMIT', option: 'rateLimit', default: 'spec', description: 'spec, off, or free=N,paid=M' },
   { flag: 'log', env: 'MOCK_LOG', option: 'log', default: 'off', boolean: true, description: 'print one line per request to stderr' },
@@ -177,6 +185,9 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
           break;
         case 'shutdownGrace':
           options.shutdownGrace = parseShutdownGrace(value, name);
+          break;
+        case 'webhookTimeout':
+          options.webhookTimeout = parseWebhookTimeout(value, name);
           break;
         case 'scenarios':
           options.scenarios = value as string[];
