@@ -2,6 +2,7 @@
  * A typed client of the admin API (contract §3), returned as `mock.admin` by `startMockServer` and
  * usable on its own against any running sandbox: `new AdminClient('http://127.0.0.1:4010')`.
  */
+import type { accountState } from './routes.js';
 import type { JournalEntry, JournalFilter } from '../protocol/request-journal.js';
 import type { ActivationInput, ActiveScenarioView } from '../scenarios/engine.js';
 import type { EventType } from '../operations/event-types.js';
@@ -41,10 +42,11 @@ export interface ClockState {
   mode: 'running' | 'frozen';
 }
 
-export interface AccountStateSnapshot {
-  account: AdminAccount;
-  state: Record<string, Array<{ id: string } & Record<string, unknown>>> & { credits: { balance: number; used: number } };
-}
+/**
+ * `GET /__admin/accounts/{id}` (contract §3.2): every collection of the account with its record type,
+ * jobs summarized, and the credits. The type the server's `accountState` returns, so the two agree.
+ */
+export type AccountStateSnapshot = ReturnType<typeof accountState>;
 
 /** A scenario file the sandbox can activate (`GET /__admin/scenarios` `available`). */
 export interface AvailableScenario {

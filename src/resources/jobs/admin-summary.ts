@@ -12,7 +12,13 @@ import { JOB_FIELDS } from './schemas.js';
 /** Contract §2 fixes the API under `/v1`; the rest of the path is the operation's own. */
 const API_PREFIX = '/v1';
 
-export function jobSummary(job: JobRecord): Record<string, unknown> {
+/** The Job's fields but `result`, its summary (null until completed), the path that reads it, and the bookkeeping. */
+export type JobSummary = Pick<JobRecord, Exclude<(typeof JOB_FIELDS)[number], 'result'> | 'timeline' | 'credits_cost' | 'credits_hold'> & {
+  result_summary: Record<string, unknown> | null;
+  url: string;
+};
+
+export function jobSummary(job: JobRecord): JobSummary {
   const summary: Record<string, unknown> = {};
   for (const field of JOB_FIELDS) if (field !== 'result') summary[field] = job[field];
   summary.result_summary = job.status === 'completed' ? jobKind(job.type).resultSummary(job) : null;
@@ -20,5 +26,5 @@ export function jobSummary(job: JobRecord): Record<string, unknown> {
   summary.timeline = job.timeline;
   summary.credits_cost = job.credits_cost;
   summary.credits_hold = job.credits_hold;
-  return summary;
+  return summary as JobSummary;
 }
