@@ -15,11 +15,13 @@ describe('package.json', () => {
     expect(cli).not.toMatch(/^import .* from ['"](koa|ajv|@faker-js\/faker)/m);
   });
 
-  it('exports typed entry points and requires Node 20+', () => {
-    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+  it('exports typed entry points, the library for import and require, and requires Node 20+', () => {
+    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js', require: './dist/index.cjs' });
     expect(pkg.exports['./vitest']).toEqual({ types: './dist/vitest.d.ts', import: './dist/vitest.js' });
     expect(pkg.engines.node).toMatch(/^>=20/);
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(['start', 'test', 'build', 'typecheck']));
+    // npm runs only `prepare` when it installs from git: it is what builds dist/ there (README "Install").
+    expect(pkg.scripts.prepare).toBe('npm run build');
   });
 
   it('exports startMockServer and createApp', () => {
