@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import {
   ConfigError,
   parseAllowedHosts,
+  parseByteBudget,
   parseClock,
   parseJournalSize,
   parsePort,
@@ -78,6 +79,27 @@ export const SETTINGS: Setting[] = [
     option: 'shutdownGrace',
     default: '1500',
     description: 'ms that requests received before SIGTERM/SIGINT may take; later ones are cut',
+  },
+  {
+    flag: 'delivery-log-budget',
+    env: 'MOCK_DELIVERY_LOG_BUDGET',
+    option: 'deliveryLogBudget',
+    default: '16MiB',
+    description: 'bytes of webhook deliveries kept per account; the oldest go first',
+  },
+  {
+    flag: 'delivery-log-sandbox-budget',
+    env: 'MOCK_DELIVERY_LOG_SANDBOX_BUDGET',
+    option: 'deliveryLogSandboxBudget',
+    default: '256MiB',
+    description: 'bytes of webhook deliveries kept by all accounts together',
+  },
+  {
+    flag: 'webhook-response-limit',
+    env: 'MOCK_WEBHOOK_RESPONSE_LIMIT',
+    option: 'webhookResponseLimit',
+    default: '64KiB',
+    description: "bytes of a webhook receiver's answer read (never inflated)",
   },
   { flag: 'rate-limit', env: 'MOCK_RATE_LIMIT', option: 'rateLimit', default: 'spec', description: 'spec, off, or free=N,paid=M' },
   { flag: 'log', env: 'MOCK_LOG', option: 'log', default: 'off', boolean: true, description: 'print one line per request to stderr' },
@@ -177,6 +199,11 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
           break;
         case 'shutdownGrace':
           options.shutdownGrace = parseShutdownGrace(value, name);
+          break;
+        case 'deliveryLogBudget':
+        case 'deliveryLogSandboxBudget':
+        case 'webhookResponseLimit':
+          options[setting.option] = parseByteBudget(value, name);
           break;
         case 'scenarios':
           options.scenarios = value as string[];
