@@ -65,7 +65,7 @@ function checkUrl(url: string): void {
   if (!isAbsoluteHttpUrl(url) || hasCredentials(url)) throw validationFailed({ url: [WEBHOOK_URL_MESSAGE] });
 }
 
-/** `user:password@` in a URL: fetch refuses to send such a request, so every attempt would fail unseen. */
+/** `user:password@` in a URL: refused, so a URL the log and the dashboard show holds no secret. */
 function hasCredentials(url: string): boolean {
   const parsed = new URL(url);
   return parsed.username !== '' || parsed.password !== '';

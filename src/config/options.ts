@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
 import type { RateLimitQuotas } from '../protocol/rate-limiter.js';
+import { parseByteSize } from './byte-size.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 
 // `string & {}` keeps the two names in editors' completions: a bare `string` would absorb them.
@@ -46,6 +47,15 @@ export interface MockOptions {
    * Tests of a receiver that never answers shorten it.
    */
   webhookTimeout?: number;
+  /**
+   * Bytes of webhook deliveries kept per account (README "Testing your webhook receiver"): bytes or
+   * `16MiB`. Over it the oldest go first; a pending one that goes is never sent. Default 16 MiB.
+   */
+  deliveryLogBudget?: number | string;
+  /** Bytes of webhook deliveries kept in the whole sandbox, every account together. Default 256 MiB. */
+  deliveryLogSandboxBudget?: number | string;
+  /** Bytes of a webhook receiver's answer read (never inflated); the rest is not read. Default 64 KiB. */
+  webhookResponseLimit?: number | string;
   /** `spec`, `off` or `free=N,paid=M`. */
   rateLimit?: string;
   /** One line per request on stderr. */
@@ -72,6 +82,9 @@ export interface ResolvedOptions {
   allowedHosts: string[];
   shutdownGraceMs: number;
   webhookTimeoutMs: number;
+  deliveryLogBudget: number;
+  deliveryLogSandboxBudget: number;
+  webhookResponseLimit: number;
   rateLimit: RateLimitQuotas;
   rateLimitSetting: string;
   log: boolean;
@@ -106,6 +119,20 @@ export function parseWebhookTimeout(value: unknown, setting = 'webhook-timeout')
     throw new ConfigError(setting, `expected an integer from 1 to ${MAX_WEBHOOK_TIMEOUT_MS} (milliseconds), got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/** Defaults of the webhook budgets (README "Testing your webhook receiver"). */
+export const DEFAULT_DELIVERY_LOG_BUDGET = 16 * 1024 ** 2;
+export const DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET = 256 * 1024 ** 2;
+export const DEFAULT_WEBHOOK_RESPONSE_LIMIT = 64 * 1024;
+
+/** A byte budget as typed (`65536`, `64KiB`, `16MiB`): checked by the one parser of sizes. */
+export function parseByteBudget(value: unknown, setting: string): number {
+  const bytes = parseByteSize(value);
+  if (bytes === undefined) {
+    throw new ConfigError(setting, `expected a size in bytes, e.g. 65536, 64KiB or 16MiB, got ${JSON.stringify(value)}`);
+  }
+  return bytes;
 }
 
 export const SPEC_RATE_LIMIT: RateLimitQuotas = { enforce: true, free: 600, paid: 3000, windowSeconds: 60 };
@@ -240,6 +267,12 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     allowedHosts: options.allowedHosts === undefined ? [] : parseAllowedHosts(options.allowedHosts),
     shutdownGraceMs: parseShutdownGrace(options.shutdownGrace ?? DEFAULT_SHUTDOWN_GRACE_MS),
     webhookTimeoutMs: parseWebhookTimeout(options.webhookTimeout ?? DEFAULT_WEBHOOK_TIMEOUT_MS),
+    deliveryLogBudget: parseByteBudget(options.deliveryLogBudget ?? DEFAULT_DELIVERY_LOG_BUDGET, 'delivery-log-budget'),
+    deliveryLogSandboxBudget: parseByteBudget(
+      options.deliveryLogSandboxBudget ?? DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET,
+      'delivery-log-sandbox-budget',
+    ),
+    webhookResponseLimit: parseByteBudget(options.webhookResponseLimit ?? DEFAULT_WEBHOOK_RESPONSE_LIMIT, 'webhook-response-limit'),
     rateLimit: parseRateLimit(rateLimitSetting),
     rateLimitSetting,
     log: options.log ?? false,

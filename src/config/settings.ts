@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import {
   ConfigError,
   parseAllowedHosts,
+  parseByteBudget,
   parseClock,
   parseJournalSize,
   parsePort,
@@ -86,6 +87,27 @@ export const SETTINGS: Setting[] = [
     option: 'webhookTimeout',
     default: '10000',
     description: 'real ms a webhook attempt may take before it counts as failed',
+  },
+  {
+    flag: 'delivery-log-budget',
+    env: 'MOCK_DELIVERY_LOG_BUDGET',
+    option: 'deliveryLogBudget',
+    default: '16MiB',
+    description: 'bytes of webhook deliveries kept per account; the oldest go first',
+  },
+  {
+    flag: 'delivery-log-sandbox-budget',
+    env: 'MOCK_DELIVERY_LOG_SANDBOX_BUDGET',
+    option: 'deliveryLogSandboxBudget',
+    default: '256MiB',
+    description: 'bytes of webhook deliveries kept by all accounts together',
+  },
+  {
+    flag: 'webhook-response-limit',
+    env: 'MOCK_WEBHOOK_RESPONSE_LIMIT',
+    option: 'webhookResponseLimit',
+    default: '64KiB',
+    description: "bytes of a webhook receiver's answer read (never inflated)",
   },
   { flag: 'rate-limit', env: 'MOCK_RATE_LIMIT', option: 'rateLimit', default: 'spec', description: 'spec, off, or free=N,paid=M' },
   { flag: 'log', env: 'MOCK_LOG', option: 'log', default: 'off', boolean: true, description: 'print one line per request to stderr' },
@@ -188,6 +210,11 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
           break;
         case 'webhookTimeout':
           options.webhookTimeout = parseWebhookTimeout(value, name);
+          break;
+        case 'deliveryLogBudget':
+        case 'deliveryLogSandboxBudget':
+        case 'webhookResponseLimit':
+          options[setting.option] = parseByteBudget(value, name);
           break;
         case 'scenarios':
           options.scenarios = value as string[];

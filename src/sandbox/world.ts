@@ -115,6 +115,9 @@ export class World implements HandlerServices {
       settleJob: (account, job) => this.timeOf(account.id).services.settleJob(account, job),
       twist: (accountId, twist, use, every) => scenarios.webhookTwist(accountId, twist, use, every),
       attemptTimeoutMs: options.webhookTimeoutMs,
+      deliveryLogBudget: options.deliveryLogBudget,
+      deliveryLogSandboxBudget: options.deliveryLogSandboxBudget,
+      responseLimit: options.webhookResponseLimit,
     });
     // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
     this.deprecations = new DeprecationRegistry(

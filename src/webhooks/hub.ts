@@ -14,6 +14,7 @@
  * answers holds up its own account's deliveries only, never another account's or any request.
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
+import { DEFAULT_DELIVERY_LOG_BUDGET, DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET, DEFAULT_WEBHOOK_RESPONSE_LIMIT } from '../config/options.js';
 import type { EventType } from '../operations/event-types.js';
 import { IdGenerator } from '../random.js';
 import type { EventCause, WebhookTwistUse } from '../scenarios/engine.js';
@@ -22,6 +23,8 @@ import type { JobRecord } from '../store/records.js';
 import { OrderedIndex } from '../store/ordered-index.js';
 import type { AccountStore } from '../store/store.js';
 import { jobView } from '../resources/jobs/schemas.js';
+import { deliveryView, listPage } from './delivery-listing.js';
+import { DeliveryLog, loggedPayload, type LoggedPayload } from './delivery-log.js';
 import { eventTypeInfo, jobEventType } from './event-catalog.js';
 import {
   acceptsType,
@@ -31,6 +34,7 @@ import {
   type WebhookDeliveryView,
   type WebhookEndpoint,
   type WebhookEvent,
+  type WebhookEventHead,
 } from './records.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt } from './retry-schedule.js';
 import { endpointSecret, signatureHeaders, wrongSecret } from './signing.js';
@@ -51,6 +55,11 @@ export interface WebhookHubDeps {
   attemptTimeoutMs?: number;
   /** Deliveries kept per account; the oldest go first (a pending one is then never sent). */
   deliveryLogSize?: number;
+  /** Bytes of deliveries kept per account, and by the whole sandbox (src/webhooks/delivery-log.ts). */
+  deliveryLogBudget?: number;
+  deliveryLogSandboxBudget?: number;
+  /** Bytes of a receiver's answer read (src/webhooks/transport.ts). */
+  responseLimit?: number;
 }
 
 /** Deliveries kept per account by default: as many as a test could want to read, bounded under a frozen clock. */
@@ -69,9 +78,13 @@ interface Delivery {
   readonly seq: number;
   readonly accountId: string;
   readonly endpoint: WebhookEndpoint;
-  readonly event: WebhookEvent;
-  /** The body, serialized once: the same bytes (and so the same signature input) on every attempt. */
-  readonly payload: string;
+  /** The event's envelope; its `data` lives only in `payload` (a listing parses it back). */
+  readonly event: WebhookEventHead;
+  /**
+   * The body, serialized once per event and shared by its deliveries: the same bytes (and so the same
+   * signature input) on every attempt, counted once by the log's byte budget.
+   */
+  readonly payload: LoggedPayload;
   readonly wrongSecret: boolean;
   readonly origin: EventCause;
   status: DeliveryStatus;
@@ -83,8 +96,6 @@ interface Delivery {
 /** One account's webhooks. Replaced on account reset, so attempts in flight can tell they are stale. */
 class AccountWebhooks {
   readonly endpoints = new Map<string, WebhookEndpoint>();
-  /** Oldest first. */
-  readonly deliveries = new Map<string, Delivery>();
   readonly due = new OrderedIndex<Delivery>();
   /** Unfinished jobs by their end: their event is due then. */
   readonly jobs = new OrderedIndex<JobRecord>();
@@ -123,7 +134,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export class WebhookHub {
   private readonly accounts = new Map<string, AccountWebhooks>();
   private readonly endpointIndex = new Map<string, WebhookEndpoint>();
-  private readonly deliveryIndex = new Map<string, Delivery>();
+  /** Every account's deliveries, bounded in count and bytes. */
+  private readonly log: DeliveryLog<Delivery>;
   /** Its own stream, so webhooks never shift the ids of records (same seed + same requests = same bytes). */
   private readonly ids: IdGenerator;
   private readonly abort = new AbortController();
@@ -131,12 +143,23 @@ export class WebhookHub {
   private closed = false;
   private seq = 0;
   private readonly timeoutMs: number;
-  private readonly logSize: number;
+  private readonly responseLimit: number;
 
   constructor(private readonly deps: WebhookHubDeps) {
     this.ids = new IdGenerator(`webhooks:${deps.seed}`);
     this.timeoutMs = deps.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
-    this.logSize = deps.deliveryLogSize ?? DEFAULT_DELIVERY_LOG_SIZE;
+    this.responseLimit = deps.responseLimit ?? DEFAULT_WEBHOOK_RESPONSE_LIMIT;
+    const budget = {
+      count: deps.deliveryLogSize ?? DEFAULT_DELIVERY_LOG_SIZE,
+      bytes: deps.deliveryLogBudget ?? DEFAULT_DELIVERY_LOG_BUDGET,
+      sandboxBytes: deps.deliveryLogSandboxBudget ?? DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET,
+    };
+    // A dropped delivery gets no next attempt, even if pending: a drain may hold it in the batch it
+    // is sending (drainDue skips it then).
+    this.log = new DeliveryLog<Delivery>(budget, (dropped) => {
+      this.accounts.get(dropped.accountId)?.due.delete(dropped);
+      dropped.nextAt = undefined;
+    });
   }
 
   // ---- endpoints ----
@@ -175,7 +198,7 @@ export class WebhookHub {
     this.endpointIndex.delete(id);
     const state = this.accounts.get(endpoint.account_id);
     state?.endpoints.delete(id);
-    for (const delivery of state?.deliveries.values() ?? []) {
+    for (const delivery of this.log.newestFirst(endpoint.account_id)) {
       if (delivery.endpoint !== endpoint || delivery.status !== 'pending') continue;
       state?.due.delete(delivery);
       delivery.status = 'failed';
@@ -234,7 +257,7 @@ export class WebhookHub {
       data: { object: structuredClone(object) },
     };
     if (endpoints.length === 0) return event;
-    const payload = JSON.stringify(event);
+    const payload = loggedPayload(JSON.stringify(event));
     const takesThis = (takes: (origin: EventCause) => boolean) => takes(origin);
     let copies = 1;
     this.deps.twist(state.id, 'duplicate', { wouldAct: takesThis, act: () => (copies = 2) });
@@ -250,7 +273,7 @@ export class WebhookHub {
     state: AccountWebhooks,
     endpoint: WebhookEndpoint,
     event: WebhookEvent,
-    payload: string,
+    payload: LoggedPayload,
     at: number,
     badlySigned: boolean,
     origin: EventCause,
@@ -260,7 +283,7 @@ export class WebhookHub {
       seq: ++this.seq,
       accountId: state.id,
       endpoint,
-      event,
+      event: { id: event.id, object: event.object, type: event.type, created_at: event.created_at, account_id: event.account_id },
       payload,
       wrongSecret: badlySigned,
       origin,
@@ -268,18 +291,9 @@ export class WebhookHub {
       attempts: [],
       nextAt: at,
     };
-    state.deliveries.set(delivery.id, delivery);
-    this.deliveryIndex.set(delivery.id, delivery);
     state.due.put(at, delivery);
-    // Bounded like the journal: the oldest delivery goes (if still pending, it is never sent). No
-    // next attempt either: a drain may hold it in the batch it is sending (drainDue skips it then).
-    if (state.deliveries.size > this.logSize) {
-      const oldest = state.deliveries.values().next().value!;
-      state.deliveries.delete(oldest.id);
-      this.deliveryIndex.delete(oldest.id);
-      state.due.delete(oldest);
-      oldest.nextAt = undefined;
-    }
+    // Bounded in count and bytes: the oldest go (a pending one is then never sent).
+    this.log.add(delivery);
   }
 
   /** A job reached its end on the account's clock: settled as a read would, then its event. */
@@ -383,17 +397,18 @@ export class WebhookHub {
   private async attempt(state: AccountWebhooks, delivery: Delivery, at: number): Promise<void> {
     const { endpoint, event, payload } = delivery;
     const secret = delivery.wrongSecret ? wrongSecret(this.deps.seed, endpoint.id) : endpoint.secret;
-    const headers = signatureHeaders(secret, event.id, new Date(this.deps.realTime()), payload);
+    const headers = signatureHeaders(secret, event.id, new Date(this.deps.realTime()), payload.text);
     const outcome = await sendAttempt({
       url: endpoint.url,
-      payload,
+      payload: payload.text,
       headers,
       timeoutMs: this.timeoutMs,
+      responseLimit: this.responseLimit,
       abort: this.abort.signal,
       realTime: this.deps.realTime,
     });
     // Reset, deleted or closed meanwhile: the answer belongs to a state nobody can see any more.
-    if (!this.isCurrent(state) || !state.deliveries.has(delivery.id)) return;
+    if (!this.isCurrent(state) || !this.log.holds(delivery)) return;
     delivery.attempts.push({
       at: isoTimestamp(at),
       status_code: outcome.statusCode,
@@ -463,7 +478,7 @@ export class WebhookHub {
   }
 
   private forgetDeliveries(state: AccountWebhooks): void {
-    for (const id of state.deliveries.keys()) this.deliveryIndex.delete(id);
+    this.log.forgetAccount(state.id);
   }
 
   /** For good: the timer cleared and attempts in flight aborted (reset, server close). Nothing waits for retries. */
@@ -483,38 +498,21 @@ export class WebhookHub {
   // ---- the log ----
 
   delivery(id: string): WebhookDeliveryView | undefined {
-    const delivery = this.deliveryIndex.get(id);
+    const delivery = this.log.get(id);
     return delivery && deliveryView(delivery);
   }
 
-  /** Newest first, filtered; `hasMore` when more matched than `limit`. */
+  /** Newest first, filtered, within a page's byte cap (src/webhooks/delivery-listing.ts); `hasMore` when more matched. */
   deliveries(filter: DeliveryFilter): { data: WebhookDeliveryView[]; hasMore: boolean } {
-    const source =
-      filter.account_id !== undefined
-        ? [...(this.accounts.get(filter.account_id)?.deliveries.values() ?? [])]
-        : [...this.deliveryIndex.values()];
-    const data: WebhookDeliveryView[] = [];
-    for (let i = source.length - 1; i >= 0; i--) {
-      const delivery = source[i]!;
-      if (filter.endpoint_id !== undefined && delivery.endpoint.id !== filter.endpoint_id) continue;
-      if (filter.event_type !== undefined && delivery.event.type !== filter.event_type) continue;
-      if (filter.status !== undefined && delivery.status !== filter.status) continue;
-      if (data.length === filter.limit) return { data, hasMore: true };
-      data.push(deliveryView(delivery));
-    }
-    return { data, hasMore: false };
+    // An endpoint's deliveries are its account's: only that account's log is read.
+    const accountId = filter.account_id ?? this.endpointIndex.get(filter.endpoint_id ?? '')?.account_id;
+    return listPage(
+      this.log.newestFirst(accountId),
+      (delivery) =>
+        (filter.endpoint_id === undefined || delivery.endpoint.id === filter.endpoint_id) &&
+        (filter.event_type === undefined || delivery.event.type === filter.event_type) &&
+        (filter.status === undefined || delivery.status === filter.status),
+      filter.limit,
+    );
   }
-}
-
-function deliveryView(delivery: Delivery): WebhookDeliveryView {
-  return {
-    id: delivery.id,
-    object: 'webhook_delivery',
-    account_id: delivery.accountId,
-    endpoint_id: delivery.endpoint.id,
-    event: delivery.event,
-    status: delivery.status,
-    attempts: delivery.attempts.map((attempt) => ({ ...attempt })),
-    next_attempt_at: delivery.status === 'pending' && delivery.nextAt !== undefined ? isoTimestamp(delivery.nextAt) : null,
-  };
 }

@@ -38,12 +38,28 @@ export interface DeliveryAttempt {
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
+/** An event without its `data`: what a delivery keeps beside the payload text it shares with its event's other deliveries. */
+export type WebhookEventHead = Omit<WebhookEvent, 'data'>;
+
+/**
+ * What a listing shows in place of `data` when the payload is over the size a listing shows whole
+ * (README "Testing your webhook receiver"): the payload's length and its first characters.
+ */
+export interface TruncatedEventData {
+  truncated: true;
+  payload_bytes: number;
+  preview: string;
+}
+
 export interface WebhookDeliveryView {
   id: string;
   object: 'webhook_delivery';
   account_id: string;
   endpoint_id: string;
-  event: WebhookEvent;
+  /** Whole, or in a listing past a size, its `data` a TruncatedEventData. */
+  event: WebhookEvent | (WebhookEventHead & { data: TruncatedEventData });
+  /** UTF-8 bytes of the body sent on every attempt. */
+  payload_bytes: number;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   next_attempt_at: string | null;

@@ -1,3 +1,5 @@
+import { MAX_INSTANT_MS } from '../clock/virtual-clock.js';
+
 /**
  * When a failed attempt is tried again (contract §4.3): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
  * after the previous attempt, on the account's virtual clock; after the last one the delivery has
@@ -8,8 +10,14 @@ export const RETRY_DELAYS_SECONDS: readonly number[] = [5, 5 * 60, 30 * 60, 2 * 
 /** Real time an attempt may take before it counts as failed ("no answer within 10 s"). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
-/** Virtual ms of the next attempt after `attempts` failed ones made at `lastAt`; undefined when none is left. */
+/**
+ * Virtual ms of the next attempt after `attempts` failed ones made at `lastAt`; undefined when none is
+ * left, or when it would fall past the clock's last instant (no clock ever reaches it, so the
+ * delivery ends `failed` instead of waiting forever).
+ */
 export function nextAttemptAt(lastAt: number, attempts: number): number | undefined {
   const delay = RETRY_DELAYS_SECONDS[attempts - 1];
-  return delay === undefined ? undefined : lastAt + delay * 1000;
+  if (delay === undefined) return undefined;
+  const next = lastAt + delay * 1000;
+  return next > MAX_INSTANT_MS ? undefined : next;
 }

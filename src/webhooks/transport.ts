@@ -1,8 +1,18 @@
 /**
- * One attempt over real HTTP: POST the payload, wait at most `timeoutMs` for the status. A non-2xx
- * status, a connection error or no answer in time is a failure (contract §4.3). The response body is
- * read and dropped, so the connection is freed. `abort` ends the attempt at once (world reset, close).
+ * One attempt over real HTTP: POST the payload; a non-2xx status, a connection error or no complete
+ * answer within `timeoutMs` is a failure (contract §4.3). The whole attempt (connecting, the status,
+ * and reading the answer) runs within that one deadline, so an attempt over it is never recorded
+ * `succeeded`. `abort` ends the attempt at once (world reset, close).
+ *
+ * The receiver's answer is read only so its connection can end cleanly, and never kept: at most
+ * `responseLimit` bytes, raw (`Accept-Encoding: identity` is asked, and a compressed answer is never
+ * inflated: node:http leaves bodies as sent, unlike fetch); past it the connection is closed. So a
+ * receiver streaming gigabytes, or a small gzip answer that would inflate to them, costs the sandbox
+ * one socket buffer. Each attempt has a connection of its own, closed when the attempt ends.
  */
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
 export interface AttemptOutcome {
   statusCode: number | null;
   error: string | null;
@@ -14,41 +24,75 @@ export interface SendInput {
   payload: string;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Bytes of the answer's body read at most; the rest is never read. */
+  responseLimit: number;
   abort: AbortSignal;
   /** Real-time source for `duration_ms` (the sandbox's, injectable). */
   realTime: () => number;
 }
 
-/** A readable reason from fetch's errors (the cause holds the socket's code: ECONNREFUSED…). */
-function reasonOf(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `no answer within ${timeoutMs} ms`;
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code) return `connection error: ${cause.code}`;
-  if ((error as Error).name === 'AbortError') return 'cancelled: the sandbox was reset or closed';
-  return `connection error: ${cause?.message ?? (error as Error).message}`;
-}
+const CANCELLED = 'cancelled: the sandbox was reset or closed';
 
-export async function sendAttempt(input: SendInput): Promise<AttemptOutcome> {
+export function sendAttempt(input: SendInput): Promise<AttemptOutcome> {
   const started = input.realTime();
-  const timeout = AbortSignal.timeout(input.timeoutMs);
-  const signal = AbortSignal.any([timeout, input.abort]);
-  try {
-    const response = await fetch(input.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'creator-commerce-mock-webhooks', ...input.headers },
-      body: input.payload,
-      signal,
-      redirect: 'manual',
-    });
-    // Drained within the same deadline: a receiver that sends headers and then stalls still fails.
-    await response.arrayBuffer();
-    const ok = response.status >= 200 && response.status < 300;
-    return {
-      statusCode: response.status,
-      error: ok ? null : `receiver answered ${response.status}`,
-      durationMs: input.realTime() - started,
+  const body = Buffer.from(input.payload);
+  const url = new URL(input.url);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let request: ClientRequest | undefined;
+    let response: IncomingMessage | undefined;
+    let settled = false;
+    const finish = (error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      input.abort.removeEventListener('abort', onAbort);
+      // Frees the socket at once: whatever the receiver still sends is never read.
+      request?.destroy();
+      const statusCode = response?.statusCode ?? null;
+      resolve({ statusCode, error, durationMs: input.realTime() - started });
     };
-  } catch (error) {
-    return { statusCode: null, error: reasonOf(error, timeout.aborted, input.timeoutMs), durationMs: input.realTime() - started };
-  }
+    /** The answer's status decides, once it is read as far as the sandbox reads it. */
+    const answered = () => {
+      const status = response!.statusCode!;
+      finish(status >= 200 && status < 300 ? null : `receiver answered ${status}`);
+    };
+    const onAbort = () => finish(CANCELLED);
+    const timer = setTimeout(
+      () => finish(response ? `answer not complete within ${input.timeoutMs} ms` : `no answer within ${input.timeoutMs} ms`),
+      input.timeoutMs,
+    );
+    if (input.abort.aborted) return finish(CANCELLED);
+    input.abort.addEventListener('abort', onAbort, { once: true });
+    try {
+      request = send(url, {
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          'accept-encoding': 'identity',
+          'user-agent': 'creator-commerce-mock-webhooks',
+          ...input.headers,
+        },
+      });
+    } catch (error) {
+      return finish(`connection error: ${(error as Error).message}`);
+    }
+    request.on('error', (error: NodeJS.ErrnoException) => finish(`connection error: ${error.code ?? error.message}`));
+    request.on('response', (res) => {
+      response = res;
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > input.responseLimit) answered();
+      });
+      res.on('end', answered);
+      res.on('error', (error: NodeJS.ErrnoException) => finish(`connection error: ${error.code ?? error.message}`));
+      res.on('close', () => {
+        if (!res.complete) finish('connection error: the answer was cut short');
+      });
+    });
+    request.end(body);
+  });
 }

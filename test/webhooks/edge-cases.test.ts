@@ -42,4 +42,20 @@ describe('issue 18: webhook edge cases', () => {
     expect(advanced.status).toBe(404);
     expect(advanced.body.error).toMatchObject({ code: 'resource_missing', param: 'id' });
   });
+
+  it("contract §4.3: a failed attempt whose retry would fall past the clock's last instant ends the delivery failed", async () => {
+    const failing = await receiver(() => 500);
+    const s = sandbox();
+    // Two seconds before the end of the clock's range: the 5 s retry can never fall due.
+    const created = await s.api.post('/__admin/accounts').send({ clock: '9999-12-31T23:59:57Z' });
+    expect(created.status).toBe(201);
+    const id = created.body.account.id as string;
+    await s.endpoint(failing.url, {}, id);
+    await s.trigger('inbox.updated', id);
+    await failing.received(1);
+    await s.api.post(`/__admin/accounts/${id}/clock/advance`).send({ seconds: 0 });
+    const [delivery] = await s.deliveries({ account_id: id });
+    expect(delivery).toMatchObject({ status: 'failed', next_attempt_at: null });
+    expect(delivery!.attempts).toMatchObject([{ status_code: 500, error: 'receiver answered 500' }]);
+  });
 });
