@@ -25,6 +25,7 @@ function forgetActivity(world: World, account: AccountStore): void {
   world.idempotency.forget(account.id);
   world.journal.forget(account.id);
   world.scenarios.retireScoped(account.id, keyIds);
+  world.scenarios.restartChance(account.id);
   // An own clock's limiter goes with its domain; on the shared one only this account's keys are dropped.
   world.rateLimiter.forget([...keyIds].map(apiKeySubject));
 }

@@ -102,7 +102,8 @@ export class World implements HandlerServices {
       operations: blueprint.operations,
       store: this.store,
       clock: this.clock,
-      chance: new Prng(`scenario-chance:${options.seed}`),
+      // One stream per activation and requesting account (ScenarioEngine.chance), each from the seed and its name.
+      chanceStream: (name) => new Prng(`scenario-chance:${options.seed}:${name}`),
     });
     this.scenarios = scenarios;
     this.jobOutcomeRules = [scenarios.jobOutcomeRule];

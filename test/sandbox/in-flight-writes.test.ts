@@ -56,7 +56,11 @@ async function splitBody(
 }
 
 async function createTenant(server: MockServer): Promise<{ id: string; token: string }> {
-  const res = await fetch(`${server.url}/__admin/accounts`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  const res = await fetch(`${server.url}/__admin/accounts`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+  });
   const body = (await res.json()) as { account: { id: string }; api_key: { token: string } };
   return { id: body.account.id, token: body.api_key.token };
 }
