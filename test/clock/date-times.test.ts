@@ -84,6 +84,16 @@ describe('date-times (spec §2, contract §3.3, §4.1) name instants that exist 
     expect(scenario.body.error.param).toBe('params.deprecated_at');
   });
 
+  it('contract §1: a fixture date of 2026-02-30 stops start-up naming the path inside the file', async () => {
+    const { writeFixture } = await import('../support/protocol.js');
+    const fixture = writeFixture({
+      deprecations: [
+        { operation_id: 'getStatus', deprecated_at: '2026-02-30T00:00:00Z', sunset: '2027-01-01T00:00:00Z', link: 'https://x.test' },
+      ],
+    });
+    expect(() => makeApp({ fixtures: fixture })).toThrow(/deprecations\/0\/deprecated_at/);
+  });
+
   it('contract §1: --clock 2026-02-30T00:00:00Z is a ConfigError naming the setting', () => {
     expect(() => resolveOptions({ clock: '2026-02-30T00:00:00Z' })).toThrow(ConfigError);
     expect(() => resolveOptions({ clock: '2026-02-30T00:00:00Z' })).toThrow(/clock/);
