@@ -116,9 +116,10 @@ export class Activation {
   /**
    * Its `probability` draws, one seeded stream per requesting account (`-` for requests without a
    * known key), made at the first draw: one account's traffic never moves another's choices, and an
-   * account reset starts its own over (ScenarioEngine.restartChance).
+   * account reset starts its own over (ScenarioEngine.restartChance). Made at the first draw: most
+   * activations (and every `Prefer` one) never draw.
    */
-  readonly streams = new Map<string, Prng>();
+  streams: Map<string, Prng> | undefined;
 
   inScope(facts: RequestFacts): boolean {
     const { accountId, apiKeyId, operationId } = this.scope;
@@ -432,7 +433,7 @@ export class ScenarioEngine {
    */
   restartChance(accountId: string): void {
     this.ordinals.delete(accountId);
-    for (const activation of this.active.values()) activation.streams.delete(accountId);
+    for (const activation of this.active.values()) activation.streams?.delete(accountId);
   }
 
   /** The scenario a request asks for with `Prefer: scenario=<name>`; it lives for that request only. */
@@ -527,9 +528,9 @@ export class ScenarioEngine {
     if (activation.probability >= 1) return true;
     if (activation.probability <= 0) return false;
     const requester = accountId ?? '-';
-    let stream = activation.streams.get(requester);
-    if (!stream)
-      activation.streams.set(requester, (stream = this.deps.chanceStream(`${activation.chanceName}:${JSON.stringify(requester)}`)));
+    const streams = (activation.streams ??= new Map<string, Prng>());
+    let stream = streams.get(requester);
+    if (!stream) streams.set(requester, (stream = this.deps.chanceStream(`${activation.chanceName}:${JSON.stringify(requester)}`)));
     return stream.next() < activation.probability;
   }
 
