@@ -11,6 +11,7 @@ import { captureWorld } from './http/capture-world.js';
 import { deprecation } from './http/announce-deprecation.js';
 import type { SandboxContext, SandboxState } from './http/context.js';
 import { errorEnvelope } from './http/error-envelope.js';
+import { ArtificialDelays } from './http/delays.js';
 import { HeldConnections } from './http/faults.js';
 import { callerIdentification } from './http/identify-caller.js';
 import { idempotency } from './http/idempotency.js';
@@ -49,6 +50,8 @@ export type MockApp = Koa<SandboxState, { sandbox: Sandbox }> & {
   responseObservers: Set<ResponseObserver>;
   /** Connections held by `no-response` faults; the server closes them when it closes. */
   heldConnections: HeldConnections;
+  /** `slow-responses` delays under way; the server ends them when it closes, and answers. */
+  delays: ArtificialDelays;
 };
 
 export const API_PREFIX = '/v1';
@@ -70,8 +73,8 @@ function under(prefix: string, middleware: SandboxMiddleware): SandboxMiddleware
  * idempotency sits right around the handler, after validation, so it only ever remembers requests
  * that reached the operation.
  */
-function operationPipeline(op: OperationDef): SandboxMiddleware[] {
-  return [deprecation(), applyScenarios(), authenticate(), ...(op.body ? [jsonBody()] : []), validateRequest(op), idempotency()];
+function operationPipeline(op: OperationDef, delays: ArtificialDelays): SandboxMiddleware[] {
+  return [deprecation(), applyScenarios(delays), authenticate(), ...(op.body ? [jsonBody()] : []), validateRequest(op), idempotency()];
 }
 
 export function createApp(options: CreateAppOptions = {}): MockApp {
@@ -97,6 +100,7 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   app.openapi = new OpenApiPublisher(operations, () => deprecationPredicate(sandbox));
   app.responseObservers = new Set(options.onResponse ? [options.onResponse] : []);
   app.heldConnections = new HeldConnections();
+  app.delays = new ArtificialDelays();
   app.proxy = false;
   // Errors never reach Koa's own handler (the envelope answers them); keep it silent in test suites.
   app.silent = true;
@@ -104,7 +108,7 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   const v1 = compose<SandboxContext>([
     callerIdentification(),
     rateLimit(),
-    apiRoutes(API_PREFIX, operations, operationPipeline),
+    apiRoutes(API_PREFIX, operations, (op) => operationPipeline(op, app.delays)),
   ]) as SandboxMiddleware;
 
   const stack: SandboxMiddleware[] = [

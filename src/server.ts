@@ -63,6 +63,8 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
     close: () => {
       // Held on purpose (`no-response`), not in flight: closed at once rather than waited for.
       app.heldConnections.closeAll();
+      // Artificial delays end now and their requests are answered (contract §1: in-flight requests finish).
+      app.delays.endAll();
       // Webhooks stop at once: attempts in flight are aborted, retries never waited for (contract §4.3).
       app.sandbox.world.close();
       return graceful.close(app.sandbox.options.shutdownGraceMs);

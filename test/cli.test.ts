@@ -58,6 +58,7 @@ describe('contract §1: the CLI', () => {
     [['--port', '70000'], {}, /--port/],
     [[], { PORT: 'not-a-port' }, /^creator-commerce-mock: PORT: /],
     [['--clock', 'yesterday'], {}, /--clock/],
+    [['--clock', '2026-02-30T00:00:00Z'], {}, /--clock/],
     [[], { MOCK_CLOCK: 'sometimes' }, /MOCK_CLOCK/],
     [['--rate-limit', 'fast'], {}, /--rate-limit/],
     [[], { MOCK_RATE_LIMIT: 'free=0' }, /MOCK_RATE_LIMIT/],

@@ -9,12 +9,12 @@ import type { SandboxContext } from '../http/context.js';
 import type { JsonSchema } from '../operations/types.js';
 import { bodyOf } from './route-kit.js';
 
-const setClockSchema: JsonSchema = {
+export const setClockSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: { mode: { enum: ['running', 'frozen'] }, now: { type: 'string', format: 'date-time' } },
 };
-const advanceClockSchema: JsonSchema = {
+export const advanceClockSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['seconds'],

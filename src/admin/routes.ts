@@ -24,7 +24,7 @@ import type { AccountStore } from '../store/store.js';
 import { clockBirth, type ClockBirth } from '../sandbox/account-clock.js';
 import { accountView } from '../sandbox/lifecycle.js';
 import type { World } from '../sandbox/world.js';
-import { clockAdvanceChange, clockSetChange } from './clock-input.js';
+import { advanceClockSchema, clockAdvanceChange, clockSetChange, setClockSchema } from './clock-input.js';
 import { dashboardPage } from './dashboard-route.js';
 import { adminAuth, adminSameSite } from './guard.js';
 import { registerJournalRoutes } from './journal-routes.js';
@@ -152,7 +152,7 @@ export function buildAdminRouter(): Router<SandboxState> {
     };
   });
 
-  route('post', '/accounts', (ctx) => {
+  route('post', '/accounts', { body: createAccountSchema }, (ctx) => {
     const body = bodyOf<{ plan?: Plan; fixture?: string; name?: string; clock?: string }>(ctx, createAccountSchema);
     const clock = accountClockBirth(ctx, body.clock);
     const { fixture, world } = ctx.sandbox;
@@ -179,14 +179,14 @@ export function buildAdminRouter(): Router<SandboxState> {
     ctx.body = accountState(ctx.sandbox.world, accountOr404(ctx, pathParam(ctx, 'id')));
   });
 
-  route('patch', '/accounts/:id', (ctx) => {
+  route('patch', '/accounts/:id', { body: patchAccountSchema }, (ctx) => {
     const account = accountOr404(ctx, pathParam(ctx, 'id'));
     const body = bodyOf<{ plan: Plan }>(ctx, patchAccountSchema);
     account.account.plan = body.plan;
     ctx.body = { account: accountView(ctx.sandbox.world, account) };
   });
 
-  route('post', '/api_keys', (ctx) => {
+  route('post', '/api_keys', { body: createKeySchema }, (ctx) => {
     const body = bodyOf<{ account_id: string; name?: string | null; access?: 'full' | 'read_only'; expires_at?: string | null }>(
       ctx,
       createKeySchema,
@@ -226,8 +226,8 @@ export function buildAdminRouter(): Router<SandboxState> {
     await world.webhooks.runDue((accountId) => world.timeOf(accountId) === world.sharedTime);
     ctx.body = world.clock.snapshot();
   };
-  route('post', '/clock', moveSandboxClock(clockSetChange));
-  route('post', '/clock/advance', moveSandboxClock(clockAdvanceChange));
+  route('post', '/clock', { body: setClockSchema }, moveSandboxClock(clockSetChange));
+  route('post', '/clock/advance', { body: advanceClockSchema }, moveSandboxClock(clockAdvanceChange));
 
   registerTenantRoutes(route, accountOr404);
   registerScenarioRoutes(route);

@@ -33,7 +33,7 @@ export function registerScenarioRoutes(route: AdminRoute): void {
     ctx.body = { available: ctx.sandbox.world.scenarios.available(), active: ctx.sandbox.world.scenarios.list() };
   });
 
-  route('post', '/scenarios', (ctx) => {
+  route('post', '/scenarios', { body: activateSchema }, (ctx) => {
     const input = bodyOf<ActivationInput>(ctx, activateSchema);
     try {
       ctx.body = ctx.sandbox.world.scenarios.activate(input);

@@ -9,7 +9,7 @@ import type { SandboxContext } from '../http/context.js';
 import type { JsonSchema } from '../operations/types.js';
 import type { AccountStore } from '../store/store.js';
 import { accountView, clockView, deleteAccount, ownClockOf, resetAccount } from '../sandbox/lifecycle.js';
-import { clockAdvanceChange, clockSetChange, type ClockChange } from './clock-input.js';
+import { advanceClockSchema, clockAdvanceChange, clockSetChange, setClockSchema, type ClockChange } from './clock-input.js';
 import { pathParam, queryOf, type AdminRoute } from './route-kit.js';
 
 /** `limit` bounds of `GET /__admin/accounts`: as the journal's, since a run may create many tenants. */
@@ -65,8 +65,8 @@ export function registerTenantRoutes(route: AdminRoute, accountOr404: AccountLoo
       throw new ApiError('resource_missing', { param: 'id', message: `No such account: '${account.id}'.` });
     ctx.body = clockView(world, account.id);
   };
-  route('post', '/accounts/:id/clock', moveOwnClock(clockSetChange));
-  route('post', '/accounts/:id/clock/advance', moveOwnClock(clockAdvanceChange));
+  route('post', '/accounts/:id/clock', { body: setClockSchema }, moveOwnClock(clockSetChange));
+  route('post', '/accounts/:id/clock/advance', { body: advanceClockSchema }, moveOwnClock(clockAdvanceChange));
 
   route('post', '/accounts/:id/reset', (ctx) => {
     const id = pathParam(ctx, 'id');

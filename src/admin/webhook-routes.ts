@@ -76,7 +76,7 @@ function hasCredentials(url: string): boolean {
  * up to its clock, so a triggered `job.completed` finds a job that has ended but was never read.
  */
 export function registerWebhookRoutes(route: AdminRoute, accountOr404: AccountLookup): void {
-  route('post', '/webhook_endpoints', (ctx) => {
+  route('post', '/webhook_endpoints', { body: createEndpointSchema }, (ctx) => {
     const body = bodyOf<{ account_id: string; url: string; events?: EventFilter; secret?: string }>(ctx, createEndpointSchema);
     checkUrl(body.url);
     const account = accountOr404(ctx, body.account_id, 'account_id');
@@ -122,7 +122,7 @@ export function registerWebhookRoutes(route: AdminRoute, accountOr404: AccountLo
     ctx.body = delivery;
   });
 
-  route('post', '/events', (ctx) => {
+  route('post', '/events', { body: triggerSchema }, (ctx) => {
     const body = bodyOf<{ account_id: string; type: EventType }>(ctx, triggerSchema);
     const account = accountOr404(ctx, body.account_id, 'account_id');
     ctx.status = 201;

@@ -99,15 +99,30 @@ export function unixSeconds(ms: number): number {
 }
 
 /**
- * An ISO 8601 date-time with an explicit offset (`Z` or `±hh:mm`). Without an offset `Date.parse`
- * would read local time (machine-dependent bytes); a leap second (`…:60`) or an impossible date
- * parses to NaN. Every date-time the sandbox accepts (request bodies, settings, fixtures) goes
- * through this one check.
+ * An ISO 8601 date-time with an explicit offset (`Z` or `±hh:mm`), naming an instant that exists.
+ * Without an offset `Date.parse` would read local time (machine-dependent bytes). `Date.parse` also
+ * rolls an impossible day over (`2026-02-30` becomes March 2, `24:00` the next day), so every field
+ * is checked against the calendar first: month 1–12, a day its month has (February 29 only in leap
+ * years), hour 0–23, minute and second 0–59 (no leap second), offset hours 0–23. Every date-time the
+ * sandbox accepts (request bodies, admin bodies, settings, fixtures, scenario params) goes through
+ * this one parser.
  */
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
 
 export function parseInstant(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value)) return undefined;
+  if (typeof value !== 'string') return undefined;
+  const match = ISO_WITH_OFFSET.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = match
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part)));
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!)) return undefined;
+  if (hour! > 23 || minute! > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
   const ms = Date.parse(value);
   return Number.isFinite(ms) ? ms : undefined;
 }

@@ -19,6 +19,7 @@ export const MESSAGES = {
   wrappedBody: (key: string) =>
     `Received unknown parameter '${key}'. Request bodies are unwrapped: send the fields at the top level, not nested under '${key}'.`,
   unknownParameter: (name: string) => `Received unknown parameter: ${name}.`,
+  bodylessRoute: (name: string) => `Received unknown parameter: ${name}. This call takes no body (send none, or {}).`,
   missingParameter: (name: string) => `Missing required parameter: ${name}.`,
   invalidQuery: (name: string, detail: string) => `Invalid value for '${name}': ${detail}.`,
   unknownCursor: (id: string) => `Invalid value for 'starting_after': no object with id '${id}' in this list.`,

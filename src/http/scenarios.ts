@@ -5,7 +5,7 @@
  *   preference's parameters: `Prefer: scenario=rate-limited; retry_after=5`), comes first; when it
  *   acts, the response says `Preference-Applied: scenario=<name>`;
  * - a delay waits for real (the one real timer of the sandbox: latency is what a client's timeout
- *   test needs), bounded by MAX_DELAY_MS, and ends early if the client goes away;
+ *   test needs), bounded by MAX_DELAY_MS, and ends early if the client goes away or the server closes;
  * - a deprecation is announced (`ctx.state.deprecation` and its headers), over the registry's;
  * - an answer (an error, an expired key) is thrown before authentication and before `idempotency`,
  *   so the operation never runs and its 500 or 429 is never remembered under an Idempotency-Key;
@@ -23,6 +23,7 @@ import { announceDeprecation } from './announce-deprecation.js';
 import { requestTime } from './identify-caller.js';
 import { parsePrefer } from '../protocol/prefer.js';
 import { rateLimitSubject, scenarioRateLimitExceeded } from '../protocol/rate-limit.js';
+import { ArtificialDelays } from './delays.js';
 import { answeredNothing } from './faults.js';
 import { stageHeader } from './reply.js';
 
@@ -40,19 +41,6 @@ function requestedScenario(ctx: SandboxContext) {
     if (error instanceof ScenarioActivationError) throw refuse(error.message);
     throw error;
   }
-}
-
-/** Waits `ms` of real time, or less if the response closes first (client gone, server closing). */
-function realDelay(ctx: SandboxContext, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      ctx.res.off('close', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    ctx.res.once('close', done);
-  });
 }
 
 function errorAnswer(ctx: SandboxContext, error: ErrorEffect): ApiError {
@@ -78,15 +66,16 @@ function answer(ctx: SandboxContext, planned: NonNullable<RequestPlan['answer']>
   return errorAnswer(ctx, planned.error);
 }
 
-export function applyScenarios(): SandboxMiddleware {
+/** `delays`: the app's delays under way, which closing the server ends (src/http/delays.ts). */
+export function applyScenarios(delays: ArtificialDelays): SandboxMiddleware {
   return function applyScenariosMiddleware(ctx, next) {
     // Nothing active and nothing asked for: the request goes on untouched (the common case).
     if (!ctx.state.world.scenarios.hasActive() && ctx.headers.prefer === undefined) return next();
-    return runScenarios(ctx, next);
+    return runScenarios(ctx, next, delays);
   };
 }
 
-async function runScenarios(ctx: SandboxContext, next: Next): Promise<void> {
+async function runScenarios(ctx: SandboxContext, next: Next, delays: ArtificialDelays): Promise<void> {
   const { operation, caller } = ctx.state;
   if (!operation) throw new Error('applyScenarios must run after apiRoutes bound the operation');
   const requested = requestedScenario(ctx);
@@ -99,7 +88,7 @@ async function runScenarios(ctx: SandboxContext, next: Next): Promise<void> {
   try {
     // Planned (and counted) before any await: `times` stays exact under concurrent requests.
     const plan = scenarios.plan(known);
-    if (plan.delayMs) await realDelay(ctx, plan.delayMs);
+    if (plan.delayMs) await delays.wait(plan.delayMs, ctx.res);
     if (plan.deprecate) announceDeprecation(ctx, { operationId: operation.operationId, ...plan.deprecate });
     // A fault is acted out by `sendReply`; before the operation, most faults leave nothing to answer,
     // and `truncated-response` cuts the answer the request would get without the operation: the

@@ -25,6 +25,7 @@ function forgetActivity(world: World, account: AccountStore): void {
   world.idempotency.forget(account.id);
   world.journal.forget(account.id);
   world.scenarios.retireScoped(account.id, keyIds);
+  world.scenarios.restartChance(account.id);
   // An own clock's limiter goes with its domain; on the shared one only this account's keys are dropped.
   world.rateLimiter.forget([...keyIds].map(apiKeySubject));
 }
@@ -41,7 +42,7 @@ export function resetAccount(world: World, id: string): AccountStore | undefined
   const fresh = world.store.replaceAccount(structuredClone(birth.account), birth.seedRecords);
   const tokens = new Map(birth.tokens);
   // Oldest first, as taken: re-inserted in the same order, so lists come out in the same order.
-  for (const key of structuredClone(birth.keys)) world.store.addApiKey(id, key, tokens.get(key.id) ?? '');
+  for (const key of structuredClone(birth.keys)) world.store.addApiKey(fresh, key, tokens.get(key.id) ?? '');
   const clock = clockFromBirth(tenant.clockBirth, world.realTime);
   tenant.own = clock ? ownTimeDomain(world, clock, world.options.rateLimit) : undefined;
   return fresh;

@@ -37,7 +37,7 @@ export function servicesOnClock(world: World, clock: VirtualClock, rateLimiter: 
     settleJob: (account, job) => settleJob(account, job, at()),
     settleDueJobs: (account) => settleDueJobs(account, at()),
     settleJobs: (account) => settleJobs(account, at()),
-    // Keys read their account's clock themselves (World.createApiKey).
-    createApiKey: (account, input) => world.createApiKey(account, input),
+    // Stamped on this domain's clock, the one the request captured, whatever happens to the account meanwhile.
+    createApiKey: (account, input) => world.createApiKey(account, input, clock),
   };
 }

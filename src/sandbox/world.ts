@@ -29,7 +29,7 @@ import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from '../store/reco
 import { Store, type AccountStore } from '../store/store.js';
 import type { ClockBirth } from './account-clock.js';
 import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenant.js';
-import type { TimeDomain } from './time-domain.js';
+import { servicesOnClock, type TimeDomain } from './time-domain.js';
 import { WebhookHub } from '../webhooks/hub.js';
 
 export type { NewApiKey } from '../operations/types.js';
@@ -96,17 +96,19 @@ export class World implements HandlerServices {
     this.ids = new IdGenerator(options.seed);
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.realTime = realTime;
-    this.sharedTime = { clock: this.clock, rateLimiter: this.rateLimiter, services: this };
     this.journal = new RequestJournal(options.journalSize);
     const scenarios = new ScenarioEngine({
       catalog: blueprint.scenarioCatalog,
       operations: blueprint.operations,
       store: this.store,
       clock: this.clock,
-      chance: new Prng(`scenario-chance:${options.seed}`),
+      // One stream per activation and requesting account (ScenarioEngine.chance), each from the seed and its name.
+      chanceStream: (name) => new Prng(`scenario-chance:${options.seed}:${name}`),
     });
     this.scenarios = scenarios;
     this.jobOutcomeRules = [scenarios.jobOutcomeRule];
+    // Services bound to the sandbox clock, like an own clock's: a request keeps the clock it captured.
+    this.sharedTime = { clock: this.clock, rateLimiter: this.rateLimiter, services: servicesOnClock(this, this.clock, this.rateLimiter) };
     this.webhooks = new WebhookHub({
       seed: options.seed,
       realTime,
@@ -244,14 +246,27 @@ export class World implements HandlerServices {
     return scoped;
   }
 
-  /** Creates a key with a fresh secret; the secret is returned once and kept only in the token index. */
-  createApiKey(account: AccountStore, input: NewApiKey = {}): { key: ApiKeyRecord; token: string } {
+  /**
+   * Creates a key with a fresh secret; the secret is returned once and kept only in the token index.
+   * `clock` stamps it: a request passes the clock it captured (src/sandbox/time-domain.ts), so a key
+   * made while its account is reset, deleted or given its own clock is stamped on the request's.
+   */
+  createApiKey(
+    account: AccountStore,
+    input: NewApiKey = {},
+    clock: VirtualClock = this.timeOf(account.id).clock,
+  ): { key: ApiKeyRecord; token: string } {
     const token = this.ids.secret('cc_test_');
-    const key = this.addApiKey(account, token, input);
+    const key = this.addApiKey(account, token, input, clock);
     return { key, token };
   }
 
-  private addApiKey(account: AccountStore, token: string, input: NewApiKey & { id?: string }): ApiKeyRecord {
+  private addApiKey(
+    account: AccountStore,
+    token: string,
+    input: NewApiKey & { id?: string },
+    clock: VirtualClock = this.timeOf(account.id).clock,
+  ): ApiKeyRecord {
     const key: ApiKeyRecord = {
       id: input.id ?? this.ids.next('key'),
       object: 'api_key',
@@ -260,10 +275,11 @@ export class World implements HandlerServices {
       token_type: 'api_key',
       last_used_at: null,
       expires_at: input.expiresAt ? isoTimestamp(Date.parse(input.expiresAt)) : null,
-      created_at: isoTimestamp(this.timeOf(account.id).clock.now()),
+      created_at: isoTimestamp(clock.now()),
       access: input.access ?? 'full',
       revoked_at: null,
     };
-    return this.store.addApiKey(account.id, key, token);
+    // Into the store the caller holds, which a reset or delete may have discarded (Store.addApiKey).
+    return this.store.addApiKey(account, key, token);
   }
 }

@@ -102,9 +102,24 @@ export class Activation {
     readonly seq: number,
     /** The chance it acts on a matching request; 1 for a requested one (Prefer always acts). */
     readonly probability = 1,
+    /**
+     * What its chance streams are derived from with the seed: its owner (the account it is scoped to,
+     * directly or through its key; `*` for none) and its place among that owner's activations. Not
+     * its id, which counts every tenant's activations: another worker activating first must not change
+     * this one's draws.
+     */
+    readonly chanceName = '',
   ) {
     this.remaining = times;
   }
+
+  /**
+   * Its `probability` draws, one seeded stream per requesting account (`-` for requests without a
+   * known key), made at the first draw: one account's traffic never moves another's choices, and an
+   * account reset starts its own over (ScenarioEngine.restartChance). Made at the first draw: most
+   * activations (and every `Prefer` one) never draw.
+   */
+  streams: Map<string, Prng> | undefined;
 
   inScope(facts: RequestFacts): boolean {
     const { accountId, apiKeyId, operationId } = this.scope;
@@ -150,6 +165,8 @@ export class RequestScenarios implements JobScenarioSource {
     private readonly engine: ScenarioEngine,
     private readonly candidates: readonly Candidate[],
     private readonly preferred: Activation | undefined,
+    /** The requesting account (null without a known key): whose chance streams it draws from. */
+    private readonly accountId: string | null,
   ) {}
 
   /** Picks each part from the first matching rule that sets it and counts the activations used. */
@@ -160,7 +177,7 @@ export class RequestScenarios implements JobScenarioSource {
       // One draw per activation and request, in precedence order, only for requests in its scope.
       if (!drawn.has(activation)) {
         drawn.add(activation);
-        if (!this.engine.chance(activation)) this.declined.add(activation);
+        if (!this.engine.chance(activation, this.accountId)) this.declined.add(activation);
       }
       if (this.declined.has(activation)) continue;
       const effect = rule.effect;
@@ -318,8 +335,11 @@ export interface ScenarioEngineDeps {
   operations: readonly OperationDef[];
   store: Store;
   clock: VirtualClock;
-  /** The seeded stream of `probability` draws: its own, so drawing never moves the id streams. */
-  chance: Prng;
+  /**
+   * A seeded stream of `probability` draws named `name` (derived from the seed and the name): streams
+   * of their own, so drawing never moves the id streams, and one per activation and account.
+   */
+  chanceStream: (name: string) => Prng;
 }
 
 export class ScenarioEngine {
@@ -328,6 +348,8 @@ export class ScenarioEngine {
   /** The same activations by scope: what requests look at. */
   private readonly index = new ScopeIndex();
   private counter = 0;
+  /** Per owner (account id, or `*` for activations scoped to no account), how many it has had: `chanceName`. */
+  private readonly ordinals = new Map<string, number>();
   private readonly operations: ReadonlyMap<string, OperationDef>;
 
   constructor(private readonly deps: ScenarioEngineDeps) {
@@ -359,6 +381,9 @@ export class ScenarioEngine {
       throw new ScenarioActivationError({ probability: [`must be a number from 0 to 1, got ${String(probability)}`] });
     this.counter += 1;
     const id = `scn_${this.counter.toString().padStart(6, '0')}`;
+    const owner = scope.accountId ?? (scope.apiKeyId === null ? null : this.deps.store.findKeyById(scope.apiKeyId)?.account.id) ?? '*';
+    const ordinal = (this.ordinals.get(owner) ?? 0) + 1;
+    this.ordinals.set(owner, ordinal);
     const activation = new Activation(
       id,
       definition,
@@ -369,6 +394,7 @@ export class ScenarioEngine {
       isoTimestamp(this.deps.clock.now()),
       this.counter,
       probability,
+      JSON.stringify([owner, ordinal]),
     );
     this.active.set(id, activation);
     this.index.add(activation);
@@ -401,6 +427,15 @@ export class ScenarioEngine {
     return count;
   }
 
+  /**
+   * The account's chance starts over (account reset and delete, contract §4.1): its activations count
+   * from one again, and every activation's draws for its requests restart from their beginning.
+   */
+  restartChance(accountId: string): void {
+    this.ordinals.delete(accountId);
+    for (const activation of this.active.values()) activation.streams?.delete(accountId);
+  }
+
   /** The scenario a request asks for with `Prefer: scenario=<name>`; it lives for that request only. */
   requested(name: string, params: Record<string, unknown>): Activation {
     const definition = this.definition(name);
@@ -430,7 +465,7 @@ export class ScenarioEngine {
     for (const activation of ordered) {
       for (const rule of activation.rules) if (ruleMatches(rule, facts.operation)) candidates.push({ activation, rule });
     }
-    return new RequestScenarios(this, candidates, requested);
+    return new RequestScenarios(this, candidates, requested, facts.accountId);
   }
 
   /**
@@ -464,7 +499,7 @@ export class ScenarioEngine {
     );
     for (const activation of candidates.reverse()) {
       const takes = this.webhookTakes(activation, twist);
-      if (!use.wouldAct(takes) || !this.chance(activation)) continue;
+      if (!use.wouldAct(takes) || !this.chance(activation, accountId)) continue;
       this.consume(activation);
       use.act(takes);
       if (!every) return;
@@ -485,13 +520,18 @@ export class ScenarioEngine {
   }
 
   /**
-   * Whether the activation acts on this request: always at probability 1 (no draw, so activations
-   * without chance never move the stream), never at 0, else a draw from the seeded stream.
+   * Whether the activation acts on this request (or event) of `accountId`: always at probability 1
+   * (no draw, so activations without chance never make a stream), never at 0, else the next draw of
+   * the activation's stream for that account.
    */
-  chance(activation: Activation): boolean {
+  chance(activation: Activation, accountId: string | null): boolean {
     if (activation.probability >= 1) return true;
     if (activation.probability <= 0) return false;
-    return this.deps.chance.next() < activation.probability;
+    const requester = accountId ?? '-';
+    const streams = (activation.streams ??= new Map<string, Prng>());
+    let stream = streams.get(requester);
+    if (!stream) streams.set(requester, (stream = this.deps.chanceStream(`${activation.chanceName}:${JSON.stringify(requester)}`)));
+    return stream.next() < activation.probability;
   }
 
   /** Counts one request (or job) against the activation's `times`; the last one retires it. */

@@ -183,15 +183,25 @@ export class Store {
     }
   }
 
-  addApiKey(accountId: string, key: ApiKeyRecord, token: string): ApiKeyRecord {
-    const scoped = this.accounts.get(accountId);
-    if (!scoped) throw new Error(`no account ${accountId}`);
+  /**
+   * Adds a key to `scoped`, the account store its caller captured, never to whatever store holds the
+   * account's id by now: a request whose account was reset or deleted meanwhile writes into the
+   * discarded store (contract §4.1: it finishes against the state it started in), and its token is
+   * not indexed, so the key never authenticates and the live account's keys stay those it has.
+   */
+  addApiKey(scoped: AccountStore, key: ApiKeyRecord, token: string): ApiKeyRecord {
     if (this.keysByToken.has(token)) throw new Error(`duplicate API key token for ${key.id}`);
     if (this.tokenByKeyId.has(key.id)) throw new Error(`duplicate API key id ${key.id}`);
     scoped.write('api_keys').insert(key);
-    this.keysByToken.set(token, { accountId, keyId: key.id });
+    if (!this.holds(scoped)) return key;
+    this.keysByToken.set(token, { accountId: scoped.id, keyId: key.id });
     this.tokenByKeyId.set(key.id, token);
     return key;
+  }
+
+  /** Whether `scoped` is the account's live store (not one a reset replaced or a delete dropped). */
+  holds(scoped: AccountStore): boolean {
+    return this.accounts.get(scoped.id) === scoped;
   }
 
   /** Resolves a bearer token to its account and key record. */

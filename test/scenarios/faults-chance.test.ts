@@ -70,6 +70,70 @@ describe('probability (contract §4.2)', () => {
     expect(mixed).toEqual(alone);
   });
 
+  it("contract §4.2: each activation draws from its own stream: tenant A's pattern is the same whatever tenant B does", async () => {
+    const patternOfA = async (busyB: boolean) => {
+      const c = client(makeApp({ seed: 5 }));
+      // B's own flaky activation, made first, and B's traffic between A's requests.
+      if (busyB) await activate(c, { name: 'server-error', account_id: ACCOUNTS.paid, probability: 0.5 });
+      await activate(c, { name: 'server-error', account_id: ACCOUNTS.free, probability: 0.4 });
+      const seen: number[] = [];
+      for (let i = 0; i < 30; i += 1) {
+        if (busyB) for (let j = 0; j < i % 3; j += 1) await c.get('/v1/status').set(bearer(KEYS.paid));
+        seen.push((await c.get('/v1/status').set(bearer(KEYS.free))).status);
+      }
+      return seen;
+    };
+    const alone = await patternOfA(false);
+    expect(alone).toContain(500);
+    expect(alone).toContain(200);
+    expect(await patternOfA(true)).toEqual(alone);
+  });
+
+  it("contract §4.2: an activation for every account draws for each account apart: B's requests do not shift A's pattern", async () => {
+    const patternOfA = async (busyB: boolean) => {
+      const c = client(makeApp({ seed: 5 }));
+      await activate(c, { name: 'server-error', probability: 0.4 });
+      const seen: number[] = [];
+      for (let i = 0; i < 30; i += 1) {
+        if (busyB) await c.get('/v1/status').set(bearer(KEYS.paid));
+        seen.push((await c.get('/v1/status').set(bearer(KEYS.free))).status);
+      }
+      return seen;
+    };
+    expect(await patternOfA(true)).toEqual(await patternOfA(false));
+  });
+
+  it('contract §4.1, §4.2: an account reset starts its draws over: the same requests after it give the same pattern', async () => {
+    const c = client(makeApp({ seed: 9 }));
+    await activate(c, { name: 'server-error', account_id: ACCOUNTS.free, probability: 0.5 });
+    const first = await statuses(c, 30);
+    expect((await c.post(`/__admin/accounts/${ACCOUNTS.free}/reset`)).status).toBe(200);
+    // The reset retired the scoped activation (contract §4.1); made again, it draws the same.
+    await activate(c, { name: 'server-error', account_id: ACCOUNTS.free, probability: 0.5 });
+    expect(await statuses(c, 30)).toEqual(first);
+  });
+
+  it('contract §4.1, §4.2: an account reset starts over its draws of an activation for every account, and only its own', async () => {
+    const c = client(makeApp({ seed: 9 }));
+    await activate(c, { name: 'server-error', probability: 0.5 });
+    const first = await statuses(c, 30);
+    const paid = async () => {
+      const seen: number[] = [];
+      for (let i = 0; i < 10; i += 1) seen.push((await c.get('/v1/status').set(bearer(KEYS.paid))).status);
+      return seen;
+    };
+    const paidBefore = await paid();
+    expect((await c.post(`/__admin/accounts/${ACCOUNTS.free}/reset`)).status).toBe(200);
+    expect(await statuses(c, 30)).toEqual(first);
+    // The paid account's stream goes on where it was: its next ten are not its first ten again.
+    const fresh = client(makeApp({ seed: 9 }));
+    await activate(fresh, { name: 'server-error', probability: 0.5 });
+    const paidTwenty: number[] = [];
+    for (let i = 0; i < 20; i += 1) paidTwenty.push((await fresh.get('/v1/status').set(bearer(KEYS.paid))).status);
+    expect(paidTwenty.slice(0, 10)).toEqual(paidBefore);
+    expect(await paid()).toEqual(paidTwenty.slice(10));
+  });
+
   it('issue 17.3: drawing never moves the id streams: records created after drawn requests get the same ids', async () => {
     const createdAfter = async (withChance: boolean) => {
       const c = client(makeApp());

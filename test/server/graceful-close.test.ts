@@ -83,6 +83,31 @@ describe('issue 13.6: closing answers every request already received', () => {
   });
 });
 
+describe('contract §1: closing ends the artificial delay of slow-responses and answers', () => {
+  it('contract §1, §3.5: a request waiting in a 5 s slow-responses delay when close() starts is answered, not cut', async () => {
+    const mock = await startServer({ scenarios: ['slow-responses;delay_ms=5000'] });
+    const received = new Promise<void>((resolve) => mock.server.once('request', () => resolve()));
+    const connection = await RawConnection.open(mock.port);
+    connection.send(STATUS);
+    await received;
+    // The middlewares up to the delay run in the turn that received the request.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await mock.close()).toEqual({ cut: 0 });
+    const [answer] = await connection.waitFor(1);
+    expect(answer?.status).toBe(200);
+    expect(answer?.headers.connection).toBe('close');
+  });
+
+  it('contract §1, §3.5: a delay that starts while the server closes does not wait either', async () => {
+    const mock = await startServer({ scenarios: ['slow-responses;delay_ms=30000'] });
+    const connection = await RawConnection.open(mock.port);
+    // Sent in the same turn as close(): read while draining, its delay begins after shutdown did.
+    connection.send(STATUS);
+    expect(await mock.close()).toEqual({ cut: 0 });
+    expect((await connection.waitFor(1))[0]?.status).toBe(200);
+  });
+});
+
 describe('issue 13.6: the CLI on SIGTERM', () => {
   it('says in its exit line how many requests the grace period cut, and exits 0', async () => {
     running = await startCli(['--port', '0', '--shutdown-grace', '50']);
@@ -99,6 +124,21 @@ describe('issue 13.6: the CLI on SIGTERM', () => {
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
     expect(running.output()).toMatch(/stopped \(SIGTERM\)\n/);
+  });
+
+  it('contract §1: on SIGTERM a request waiting in slow-responses (delay_ms 5000) is answered and the CLI exits 0, nothing cut', async () => {
+    running = await startCli(['--port', '0', '--scenario', 'slow-responses;delay_ms=5000']);
+    const port = Number(new URL(running.url).port);
+    const connection = await RawConnection.open(port);
+    connection.send(STATUS);
+    // The request is in its delay once the server has its bytes; the journal lists it only when answered.
+    const cli = running;
+    const answered = connection.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    cli.child.kill('SIGTERM');
+    expect((await answered)[0]?.status).toBe(200);
+    expect(await cli.exited).toBe(0);
+    expect(cli.output()).toMatch(/stopped \(SIGTERM\)\n/);
   });
 
   it('refuses a --shutdown-grace that is not a number of milliseconds', async () => {
