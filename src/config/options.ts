@@ -5,6 +5,8 @@
 import path from 'node:path';
 import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
 import type { RateLimitQuotas } from '../protocol/rate-limiter.js';
+import { formatByteSize, parseByteSize } from './byte-size.js';
+import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_BUDGET, MAX_JOURNAL_BODY_LIMIT } from '../protocol/request-journal.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 
 // `string & {}` keeps the two names in editors' completions: a bare `string` would absorb them.
@@ -27,6 +29,10 @@ export interface MockOptions {
   scenariosDir?: string;
   /** How many /v1 requests the journal keeps (the newest); 0 turns the journal off. */
   journalSize?: number;
+  /** UTF-8 bytes kept of each request and answer body in the journal (`64KiB`, or a number); beyond, a marked head. */
+  journalBodyLimit?: number | string;
+  /** What the whole journal may weigh (`64MiB`, or a number of bytes); the oldest entries are dropped first. */
+  journalBudget?: number | string;
   seed?: number | string;
   /** `running`, `frozen` (at boot time) or an ISO time to freeze at. */
   clock?: ClockSetting;
@@ -65,6 +71,8 @@ export interface ResolvedOptions {
   /** Absolute path of the user's scenario directory, if any. */
   scenariosDir: string | undefined;
   journalSize: number;
+  journalBodyLimit: number;
+  journalBudget: number;
   seed: string;
   clock: { mode: 'running' | 'frozen'; start: number | undefined };
   adminToken: string | undefined;
@@ -165,6 +173,29 @@ export function parseJournalSize(value: unknown, setting = 'journal-size'): numb
   return n;
 }
 
+/** A byte size within `[min, max]` (README "Settings"), refused naming the setting. */
+function parseBytesSetting(value: unknown, setting: string, min: number, max: number): number {
+  const bytes = parseByteSize(value);
+  if (bytes === undefined || bytes < min || bytes > max) {
+    throw new ConfigError(
+      setting,
+      `expected a byte size from ${formatByteSize(min)} to ${formatByteSize(max)} (a number of bytes, or e.g. 64KiB, 16MiB), got ${JSON.stringify(value)}`,
+    );
+  }
+  return bytes;
+}
+
+export function parseJournalBodyLimit(value: unknown, setting = 'journal-body-limit'): number {
+  return parseBytesSetting(value, setting, 0, MAX_JOURNAL_BODY_LIMIT);
+}
+
+/** Up to 16 GiB: a budget is a bound, and a larger one is no bound on a real machine. */
+export const MAX_BYTE_BUDGET = 16 * 1024 ** 3;
+
+export function parseJournalBudget(value: unknown, setting = 'journal-budget'): number {
+  return parseBytesSetting(value, setting, 0, MAX_BYTE_BUDGET);
+}
+
 export function parseShutdownGrace(value: unknown, setting = 'shutdown-grace'): number {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_SHUTDOWN_GRACE_MS) {
@@ -236,6 +267,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     scenarios,
     scenariosDir: options.scenariosDir === undefined ? undefined : path.resolve(nonEmptyString(options.scenariosDir, 'scenarios-dir')),
     journalSize: parseJournalSize(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
+    journalBodyLimit: parseJournalBodyLimit(options.journalBodyLimit ?? DEFAULT_JOURNAL_BODY_LIMIT),
+    journalBudget: parseJournalBudget(options.journalBudget ?? DEFAULT_JOURNAL_BUDGET),
     seed: String(seed),
     clock: parseClock(options.clock ?? 'running'),
     adminToken: options.adminToken === undefined ? undefined : nonEmptyString(options.adminToken, 'admin-token'),

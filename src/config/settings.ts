@@ -7,6 +7,8 @@ import {
   ConfigError,
   parseAllowedHosts,
   parseClock,
+  parseJournalBodyLimit,
+  parseJournalBudget,
   parseJournalSize,
   parsePort,
   parseRateLimit,
@@ -55,6 +57,20 @@ export const SETTINGS: Setting[] = [
     option: 'journalSize',
     default: '1000',
     description: 'how many /v1 requests the journal keeps; 0 = off',
+  },
+  {
+    flag: 'journal-body-limit',
+    env: 'MOCK_JOURNAL_BODY_LIMIT',
+    option: 'journalBodyLimit',
+    default: '64KiB',
+    description: 'bytes kept of each request and answer body in the journal; beyond, a marked head',
+  },
+  {
+    flag: 'journal-budget',
+    env: 'MOCK_JOURNAL_BUDGET',
+    option: 'journalBudget',
+    default: '64MiB',
+    description: 'bytes the whole journal may hold; the oldest entries are dropped first',
   },
   { flag: 'seed', env: 'MOCK_SEED', option: 'seed', default: '1', description: 'seeds ids and fake data' },
   { flag: 'clock', env: 'MOCK_CLOCK', option: 'clock', default: 'running', description: 'running, frozen, or an ISO time to freeze at' },
@@ -159,6 +175,12 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
           break;
         case 'journalSize':
           options.journalSize = parseJournalSize(value, name);
+          break;
+        case 'journalBodyLimit':
+          options.journalBodyLimit = parseJournalBodyLimit(value, name);
+          break;
+        case 'journalBudget':
+          options.journalBudget = parseJournalBudget(value, name);
           break;
         case 'clock':
           parseClock(value, name);

@@ -9,21 +9,18 @@ import { isUnder } from './path-prefix.js';
 import { answeredNothing } from './faults.js';
 import { replyStatus, replyText } from './reply.js';
 
-/** Bodies the journal reads itself are capped like parsed ones (1 MiB); answers past it are not kept either. */
+/** Bodies the journal reads itself are capped like parsed ones (1 MiB): past it, not kept. */
 const MAX_KEPT_BODY_BYTES = 1024 * 1024;
 
 /**
  * The body text the client got (contract §4.4): the string the writer sends, serialized once and
- * shared (`replyText` memoizes it on the reply), so keeping it costs a reference. Undefined when the
- * answer had none (204, HEAD) or it is past 1 MiB. A fault that lost the answer after the operation
- * keeps the answer that was lost, as `status` does.
+ * shared (`replyText` memoizes it on the reply), so keeping it costs a reference; the journal keeps
+ * it whole or its head (`journalBodyLimit`). Undefined when the answer had none (204, HEAD). A fault
+ * that lost the answer after the operation keeps the answer that was lost, as `status` does.
  */
 export function responseText(ctx: SandboxContext): string | undefined {
   const answer = ctx.state.reply;
-  const text = answer ? (ctx.method === 'HEAD' ? undefined : replyText(answer)) : typeof ctx.body === 'string' ? ctx.body : undefined;
-  // A UTF-16 length under a third of the cap cannot be past it in UTF-8: count bytes only above that.
-  if (text === undefined || text.length <= MAX_KEPT_BODY_BYTES / 3) return text;
-  return Buffer.byteLength(text) > MAX_KEPT_BODY_BYTES ? undefined : text;
+  return answer ? (ctx.method === 'HEAD' ? undefined : replyText(answer)) : typeof ctx.body === 'string' ? ctx.body : undefined;
 }
 
 /**

@@ -97,7 +97,7 @@ export class World implements HandlerServices {
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.realTime = realTime;
     this.sharedTime = { clock: this.clock, rateLimiter: this.rateLimiter, services: this };
-    this.journal = new RequestJournal(options.journalSize);
+    this.journal = new RequestJournal(options.journalSize, { bodyLimit: options.journalBodyLimit, budget: options.journalBudget });
     const scenarios = new ScenarioEngine({
       catalog: blueprint.scenarioCatalog,
       operations: blueprint.operations,
