@@ -24,6 +24,43 @@ export function responseText(ctx: SandboxContext): string | undefined {
 }
 
 /**
+ * Members of an operation's answer that are secrets: spec §2.2, a key's `token` is returned once and
+ * never again, so the journal (and the dashboard, which shows it) keeps only its last four
+ * characters, as `…abcd`. The client's own idempotent retry still gets the answer whole: that is
+ * replayed from the idempotency store, never from the journal.
+ */
+const SECRET_MEMBERS: Readonly<Record<string, readonly string[]>> = Object.assign(
+  Object.create(null) as Record<string, readonly string[]>,
+  {
+    createApiKey: ['token'],
+  },
+);
+
+/** How a secret shows in the journal: `…` and its last four characters (spec §2.2's `last4`). */
+export function redactedSecret(secret: string): string {
+  return `…${secret.slice(-4)}`;
+}
+
+/** The answer text with the operation's secret members redacted; the text itself when it has none. */
+export function withoutSecrets(operationId: string | undefined, text: string | undefined): string | undefined {
+  const members = operationId === undefined ? undefined : SECRET_MEMBERS[operationId];
+  if (members === undefined || text === undefined) return text;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return text;
+  const record = body as Record<string, unknown>;
+  for (const member of members) {
+    const value = record[member];
+    if (typeof value === 'string') record[member] = redactedSecret(value);
+  }
+  return JSON.stringify(record);
+}
+
+/**
  * A JSON body nobody read: the request was answered before its body was parsed (a scenario's 500,
  * a 401, a 429). Read here, once the answer is decided and without delaying it, so the journal
  * still shows what was sent.
@@ -126,7 +163,7 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
       raw_body: (ctx.request as { rawBody?: string }).rawBody,
       // Known once the caller is: a request of an account with its own clock is stamped on that clock.
       at: ctx.state.arrivedAt,
-      response_text: responseText(ctx),
+      response_text: withoutSecrets(operation?.operationId, responseText(ctx)),
       // Answers the sandbox writes are JSON; a text the Koa way (none under /v1 today) is kept as text.
       response_json: ctx.state.reply !== undefined,
     };

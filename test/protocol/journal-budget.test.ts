@@ -217,3 +217,29 @@ describe('contract §1: the journal budgets are settings', () => {
     expect([ring.bodyLimit, ring.budget]).toEqual([64 * KIB, 64 * MIB]);
   });
 });
+
+describe('spec §2.2: a key secret is never shown again, the journal and the dashboard included', () => {
+  it('spec §2.2: the createApiKey entry shows the token as "…" and its last four characters', async () => {
+    const c = client(makeApp());
+    const created = await c.post('/v1/auth/keys').set(bearer(KEYS.free)).send({ name: 'ci' });
+    expect(created.status).toBe(201);
+    const [entry] = await journal(c, '?operation_id=createApiKey');
+    expect(entry!.response.body).toEqual({ ...created.body, token: `…${created.body.token.slice(-4)}` });
+    const listing = await c.get('/__admin/requests');
+    expect(listing.text).not.toContain(created.body.token);
+  });
+
+  it('spec §2.2, §8: the idempotent replay answers the token whole (the client retrying), while both entries redact it', async () => {
+    const c = client(makeApp());
+    const send = () => c.post('/v1/auth/keys').set(bearer(KEYS.free)).set('Idempotency-Key', 'mint-1').send({ name: 'ci' });
+    const first = await send();
+    const replay = await send();
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(first.text);
+    const entries = await journal(c, '?operation_id=createApiKey');
+    expect(entries.map((e) => [e.idempotent_replayed, e.response.body.token])).toEqual([
+      [true, `…${first.body.token.slice(-4)}`],
+      [false, `…${first.body.token.slice(-4)}`],
+    ]);
+  });
+});
