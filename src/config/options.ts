@@ -7,6 +7,7 @@ import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../clock
 import type { RateLimitQuotas } from '../protocol/rate-limiter.js';
 import { formatByteSize, parseByteSize } from './byte-size.js';
 import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_BUDGET, MAX_JOURNAL_BODY_LIMIT } from '../protocol/request-journal.js';
+import { DEFAULT_IDEMPOTENCY_BUDGET, DEFAULT_IDEMPOTENCY_TOTAL_BUDGET } from '../protocol/idempotency-store.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 
 // `string & {}` keeps the two names in editors' completions: a bare `string` would absorb them.
@@ -33,6 +34,10 @@ export interface MockOptions {
   journalBodyLimit?: number | string;
   /** What the whole journal may weigh (`64MiB`, or a number of bytes); the oldest entries are dropped first. */
   journalBudget?: number | string;
+  /** What one account's remembered `Idempotency-Key` answers may weigh (`8MiB`, or bytes); the oldest go first. */
+  idempotencyBudget?: number | string;
+  /** What every account's together may weigh (`64MiB`, or bytes); the oldest answers of any account go first. */
+  idempotencyTotalBudget?: number | string;
   seed?: number | string;
   /** `running`, `frozen` (at boot time) or an ISO time to freeze at. */
   clock?: ClockSetting;
@@ -73,6 +78,8 @@ export interface ResolvedOptions {
   journalSize: number;
   journalBodyLimit: number;
   journalBudget: number;
+  idempotencyBudget: number;
+  idempotencyTotalBudget: number;
   seed: string;
   clock: { mode: 'running' | 'frozen'; start: number | undefined };
   adminToken: string | undefined;
@@ -196,6 +203,14 @@ export function parseJournalBudget(value: unknown, setting = 'journal-budget'): 
   return parseBytesSetting(value, setting, 0, MAX_BYTE_BUDGET);
 }
 
+export function parseIdempotencyBudget(value: unknown, setting = 'idempotency-budget'): number {
+  return parseBytesSetting(value, setting, 0, MAX_BYTE_BUDGET);
+}
+
+export function parseIdempotencyTotalBudget(value: unknown, setting = 'idempotency-total-budget'): number {
+  return parseBytesSetting(value, setting, 0, MAX_BYTE_BUDGET);
+}
+
 export function parseShutdownGrace(value: unknown, setting = 'shutdown-grace'): number {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_SHUTDOWN_GRACE_MS) {
@@ -269,6 +284,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     journalSize: parseJournalSize(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
     journalBodyLimit: parseJournalBodyLimit(options.journalBodyLimit ?? DEFAULT_JOURNAL_BODY_LIMIT),
     journalBudget: parseJournalBudget(options.journalBudget ?? DEFAULT_JOURNAL_BUDGET),
+    idempotencyBudget: parseIdempotencyBudget(options.idempotencyBudget ?? DEFAULT_IDEMPOTENCY_BUDGET),
+    idempotencyTotalBudget: parseIdempotencyTotalBudget(options.idempotencyTotalBudget ?? DEFAULT_IDEMPOTENCY_TOTAL_BUDGET),
     seed: String(seed),
     clock: parseClock(options.clock ?? 'running'),
     adminToken: options.adminToken === undefined ? undefined : nonEmptyString(options.adminToken, 'admin-token'),

@@ -7,6 +7,8 @@ import {
   ConfigError,
   parseAllowedHosts,
   parseClock,
+  parseIdempotencyBudget,
+  parseIdempotencyTotalBudget,
   parseJournalBodyLimit,
   parseJournalBudget,
   parseJournalSize,
@@ -71,6 +73,20 @@ export const SETTINGS: Setting[] = [
     option: 'journalBudget',
     default: '64MiB',
     description: 'bytes the whole journal may hold; the oldest entries are dropped first',
+  },
+  {
+    flag: 'idempotency-budget',
+    env: 'MOCK_IDEMPOTENCY_BUDGET',
+    option: 'idempotencyBudget',
+    default: '8MiB',
+    description: 'bytes of Idempotency-Key answers kept per account; the oldest go first (their retries get 400)',
+  },
+  {
+    flag: 'idempotency-total-budget',
+    env: 'MOCK_IDEMPOTENCY_TOTAL_BUDGET',
+    option: 'idempotencyTotalBudget',
+    default: '64MiB',
+    description: 'bytes of Idempotency-Key answers kept for every account together',
   },
   { flag: 'seed', env: 'MOCK_SEED', option: 'seed', default: '1', description: 'seeds ids and fake data' },
   { flag: 'clock', env: 'MOCK_CLOCK', option: 'clock', default: 'running', description: 'running, frozen, or an ISO time to freeze at' },
@@ -181,6 +197,12 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
           break;
         case 'journalBudget':
           options.journalBudget = parseJournalBudget(value, name);
+          break;
+        case 'idempotencyBudget':
+          options.idempotencyBudget = parseIdempotencyBudget(value, name);
+          break;
+        case 'idempotencyTotalBudget':
+          options.idempotencyTotalBudget = parseIdempotencyTotalBudget(value, name);
           break;
         case 'clock':
           parseClock(value, name);
