@@ -115,14 +115,22 @@ export const SETTINGS: Setting[] = [
   { flag: 'log', env: 'MOCK_LOG', option: 'log', default: 'off', boolean: true, description: 'print one line per request to stderr' },
 ];
 
+function flagColumn(setting: Setting): string {
+  return `--${setting.flag}${setting.boolean ? '' : ' <value>'}`;
+}
+
+/** The columns fit the longest flag and variable, so the help stays aligned as settings are added. */
+const FLAG_WIDTH = Math.max(...SETTINGS.map((s) => flagColumn(s).length));
+const ENV_WIDTH = Math.max(...SETTINGS.map((s) => s.env.length));
+
 export const USAGE = `Usage: creator-commerce-mock [options]
 
 A stateful, deterministic sandbox of the Creator Commerce Platform API.
 API at /v1, admin API at /__admin, OpenAPI document at /openapi.json.
 
 Options (each also read from the environment variable shown; flags win):
-${SETTINGS.map((s) => `  --${`${s.flag}${s.boolean ? '' : ' <value>'}`.padEnd(24)} ${s.env.padEnd(18)} ${s.description} (default: ${s.default})`).join('\n')}
-  --help                                        print this help and exit
+${SETTINGS.map((s) => `  ${flagColumn(s).padEnd(FLAG_WIDTH)} ${s.env.padEnd(ENV_WIDTH)} ${s.description} (default: ${s.default})`).join('\n')}
+  ${'--help'.padEnd(FLAG_WIDTH + ENV_WIDTH + 1)} print this help and exit
 `;
 
 export interface CliSettings {
