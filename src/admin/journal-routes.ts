@@ -2,7 +2,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { bodiesArrived } from '../http/journal.js';
-import { UnknownJournalCursor, type JournalFilter } from '../protocol/request-journal.js';
+import { JOURNAL_PAGE_BYTES, UnknownJournalCursor, type JournalFilter } from '../protocol/request-journal.js';
 import type { JsonSchema } from '../operations/types.js';
 import { queryOf, type AdminRoute } from './route-kit.js';
 
@@ -23,6 +23,9 @@ const listSchema: JsonSchema = {
   },
 };
 
+/** Room for the page's envelope around its entries (`{"object":"list","data":[…],"has_more":false}`). */
+const PAGE_ENVELOPE_BYTES = 64;
+
 export function registerJournalRoutes(route: AdminRoute): void {
   route('get', '/requests', async (ctx) => {
     const filter = queryOf<JournalFilter>(ctx, listSchema);
@@ -33,7 +36,11 @@ export function registerJournalRoutes(route: AdminRoute): void {
     const { journal } = ctx.sandbox.world;
     await bodiesArrived(journal);
     try {
-      ctx.body = { object: 'list', ...journal.list(filter) };
+      // Each entry was serialized once to measure the page (at most JOURNAL_PAGE_BYTES whatever the
+      // `limit`, so no listing holds the event loop or the heap hostage): sent as it is.
+      const page = journal.listPage(filter, JOURNAL_PAGE_BYTES - PAGE_ENVELOPE_BYTES);
+      ctx.type = 'application/json';
+      ctx.body = `{"object":"list","data":[${page.json.join(',')}],"has_more":${page.has_more}}`;
     } catch (error) {
       if (!(error instanceof UnknownJournalCursor)) throw error;
       const param = filter.ending_before === undefined ? 'starting_after' : 'ending_before';

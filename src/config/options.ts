@@ -5,7 +5,9 @@
 import path from 'node:path';
 import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
 import type { RateLimitQuotas } from '../protocol/rate-limiter.js';
-import { parseByteSize } from './byte-size.js';
+import { formatByteSize, parseByteSize } from './byte-size.js';
+import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_BUDGET, MAX_JOURNAL_BODY_LIMIT } from '../protocol/request-journal.js';
+import { DEFAULT_IDEMPOTENCY_BUDGET, DEFAULT_IDEMPOTENCY_TOTAL_BUDGET } from '../protocol/idempotency-store.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 
 // `string & {}` keeps the two names in editors' completions: a bare `string` would absorb them.
@@ -28,6 +30,14 @@ export interface MockOptions {
   scenariosDir?: string;
   /** How many /v1 requests the journal keeps (the newest); 0 turns the journal off. */
   journalSize?: number;
+  /** UTF-8 bytes kept of each request and answer body in the journal (`64KiB`, or a number); beyond, a marked head. */
+  journalBodyLimit?: number | string;
+  /** What the whole journal may weigh (`64MiB`, or a number of bytes); the oldest entries are dropped first. */
+  journalBudget?: number | string;
+  /** What one account's remembered `Idempotency-Key` answers may weigh (`8MiB`, or bytes); the oldest go first. */
+  idempotencyBudget?: number | string;
+  /** What every account's together may weigh (`64MiB`, or bytes); the oldest answers of any account go first. */
+  idempotencyTotalBudget?: number | string;
   seed?: number | string;
   /** `running`, `frozen` (at boot time) or an ISO time to freeze at. */
   clock?: ClockSetting;
@@ -75,6 +85,10 @@ export interface ResolvedOptions {
   /** Absolute path of the user's scenario directory, if any. */
   scenariosDir: string | undefined;
   journalSize: number;
+  journalBodyLimit: number;
+  journalBudget: number;
+  idempotencyBudget: number;
+  idempotencyTotalBudget: number;
   seed: string;
   clock: { mode: 'running' | 'frozen'; start: number | undefined };
   adminToken: string | undefined;
@@ -125,15 +139,6 @@ export function parseWebhookTimeout(value: unknown, setting = 'webhook-timeout')
 export const DEFAULT_DELIVERY_LOG_BUDGET = 16 * 1024 ** 2;
 export const DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET = 256 * 1024 ** 2;
 export const DEFAULT_WEBHOOK_RESPONSE_LIMIT = 64 * 1024;
-
-/** A byte budget as typed (`65536`, `64KiB`, `16MiB`): checked by the one parser of sizes. */
-export function parseByteBudget(value: unknown, setting: string): number {
-  const bytes = parseByteSize(value);
-  if (bytes === undefined) {
-    throw new ConfigError(setting, `expected a size in bytes, e.g. 65536, 64KiB or 16MiB, got ${JSON.stringify(value)}`);
-  }
-  return bytes;
-}
 
 export const SPEC_RATE_LIMIT: RateLimitQuotas = { enforce: true, free: 600, paid: 3000, windowSeconds: 60 };
 
@@ -188,6 +193,30 @@ export function parseJournalSize(value: unknown, setting = 'journal-size'): numb
     throw new ConfigError(setting, `expected an integer from 0 (journal off) to ${MAX_JOURNAL_SIZE}, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/** A byte size within `[min, max]` (README "Settings"), refused naming the setting. */
+function parseBytesSetting(value: unknown, setting: string, min: number, max: number): number {
+  const bytes = parseByteSize(value);
+  if (bytes === undefined || bytes < min || bytes > max) {
+    throw new ConfigError(
+      setting,
+      `expected a byte size from ${formatByteSize(min)} to ${formatByteSize(max)} (a number of bytes, or e.g. 64KiB, 16MiB), got ${JSON.stringify(value)}`,
+    );
+  }
+  return bytes;
+}
+
+export function parseJournalBodyLimit(value: unknown, setting = 'journal-body-limit'): number {
+  return parseBytesSetting(value, setting, 0, MAX_JOURNAL_BODY_LIMIT);
+}
+
+/** Up to 16 GiB: a budget is a bound, and a larger one is no bound on a real machine. */
+export const MAX_BYTE_BUDGET = 16 * 1024 ** 3;
+
+/** Every byte budget and limit but the journal body's (README "Settings"): 0 to 16 GiB. */
+export function parseByteBudget(value: unknown, setting: string): number {
+  return parseBytesSetting(value, setting, 0, MAX_BYTE_BUDGET);
 }
 
 export function parseShutdownGrace(value: unknown, setting = 'shutdown-grace'): number {
@@ -261,6 +290,10 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     scenarios,
     scenariosDir: options.scenariosDir === undefined ? undefined : path.resolve(nonEmptyString(options.scenariosDir, 'scenarios-dir')),
     journalSize: parseJournalSize(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
+    journalBodyLimit: parseJournalBodyLimit(options.journalBodyLimit ?? DEFAULT_JOURNAL_BODY_LIMIT),
+    journalBudget: parseByteBudget(options.journalBudget ?? DEFAULT_JOURNAL_BUDGET, 'journal-budget'),
+    idempotencyBudget: parseByteBudget(options.idempotencyBudget ?? DEFAULT_IDEMPOTENCY_BUDGET, 'idempotency-budget'),
+    idempotencyTotalBudget: parseByteBudget(options.idempotencyTotalBudget ?? DEFAULT_IDEMPOTENCY_TOTAL_BUDGET, 'idempotency-total-budget'),
     seed: String(seed),
     clock: parseClock(options.clock ?? 'running'),
     adminToken: options.adminToken === undefined ? undefined : nonEmptyString(options.adminToken, 'admin-token'),

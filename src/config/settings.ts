@@ -8,6 +8,7 @@ import {
   parseAllowedHosts,
   parseByteBudget,
   parseClock,
+  parseJournalBodyLimit,
   parseJournalSize,
   parsePort,
   parseRateLimit,
@@ -57,6 +58,34 @@ export const SETTINGS: Setting[] = [
     option: 'journalSize',
     default: '1000',
     description: 'how many /v1 requests the journal keeps; 0 = off',
+  },
+  {
+    flag: 'journal-body-limit',
+    env: 'MOCK_JOURNAL_BODY_LIMIT',
+    option: 'journalBodyLimit',
+    default: '64KiB',
+    description: 'bytes kept of each request and answer body in the journal; beyond, a marked head',
+  },
+  {
+    flag: 'journal-budget',
+    env: 'MOCK_JOURNAL_BUDGET',
+    option: 'journalBudget',
+    default: '64MiB',
+    description: 'bytes the whole journal may hold; the oldest entries are dropped first',
+  },
+  {
+    flag: 'idempotency-budget',
+    env: 'MOCK_IDEMPOTENCY_BUDGET',
+    option: 'idempotencyBudget',
+    default: '8MiB',
+    description: 'bytes of Idempotency-Key answers kept per account; the oldest go first (their retries get 400)',
+  },
+  {
+    flag: 'idempotency-total-budget',
+    env: 'MOCK_IDEMPOTENCY_TOTAL_BUDGET',
+    option: 'idempotencyTotalBudget',
+    default: '64MiB',
+    description: 'bytes of Idempotency-Key answers kept for every account together',
   },
   { flag: 'seed', env: 'MOCK_SEED', option: 'seed', default: '1', description: 'seeds ids and fake data' },
   { flag: 'clock', env: 'MOCK_CLOCK', option: 'clock', default: 'running', description: 'running, frozen, or an ISO time to freeze at' },
@@ -113,14 +142,22 @@ export const SETTINGS: Setting[] = [
   { flag: 'log', env: 'MOCK_LOG', option: 'log', default: 'off', boolean: true, description: 'print one line per request to stderr' },
 ];
 
+function flagColumn(setting: Setting): string {
+  return `--${setting.flag}${setting.boolean ? '' : ' <value>'}`;
+}
+
+/** The columns fit the longest flag and variable, so the help stays aligned as settings are added. */
+const FLAG_WIDTH = Math.max(...SETTINGS.map((s) => flagColumn(s).length));
+const ENV_WIDTH = Math.max(...SETTINGS.map((s) => s.env.length));
+
 export const USAGE = `Usage: creator-commerce-mock [options]
 
 A stateful, deterministic sandbox of the Creator Commerce Platform API.
 API at /v1, admin API at /__admin, OpenAPI document at /openapi.json.
 
 Options (each also read from the environment variable shown; flags win):
-${SETTINGS.map((s) => `  --${`${s.flag}${s.boolean ? '' : ' <value>'}`.padEnd(24)} ${s.env.padEnd(18)} ${s.description} (default: ${s.default})`).join('\n')}
-  --help                                        print this help and exit
+${SETTINGS.map((s) => `  ${flagColumn(s).padEnd(FLAG_WIDTH)} ${s.env.padEnd(ENV_WIDTH)} ${s.description} (default: ${s.default})`).join('\n')}
+  ${'--help'.padEnd(FLAG_WIDTH + ENV_WIDTH + 1)} print this help and exit
 `;
 
 export interface CliSettings {
@@ -190,6 +227,9 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
         case 'journalSize':
           options.journalSize = parseJournalSize(value, name);
           break;
+        case 'journalBodyLimit':
+          options.journalBodyLimit = parseJournalBodyLimit(value, name);
+          break;
         case 'clock':
           parseClock(value, name);
           options.clock = value as string;
@@ -211,6 +251,9 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
         case 'webhookTimeout':
           options.webhookTimeout = parseWebhookTimeout(value, name);
           break;
+        case 'journalBudget':
+        case 'idempotencyBudget':
+        case 'idempotencyTotalBudget':
         case 'deliveryLogBudget':
         case 'deliveryLogSandboxBudget':
         case 'webhookResponseLimit':

@@ -55,6 +55,13 @@ export const ERROR_CATALOG = {
     message: 'This Idempotency-Key was already used with a different request.',
     extension: true,
   },
+  idempotency_key_evicted: {
+    status: 400,
+    type: 'invalid_request_error',
+    message:
+      "This Idempotency-Key's first answer is no longer kept by the sandbox (its idempotency budget was full), so it can neither be replayed nor run again.",
+    extension: true,
+  },
   unsupported_media_type: {
     status: 415,
     type: 'invalid_request_error',

@@ -49,6 +49,9 @@ export const MESSAGES = {
   insufficientCredits: (needed: number, available: number) =>
     `Insufficient credits: this crawl may cost up to ${needed} credits and the account has ${available} available. Credits held by unfinished jobs are not available.`,
   idempotencyKeyLength: (max: number, got: number) => `The Idempotency-Key header must be 1 to ${max} characters long; got ${got}.`,
+  idempotencyKeyEvicted: (key: string) =>
+    `The first answer to this Idempotency-Key was dropped by the sandbox's idempotency budget within its 24 hours, so it is neither replayed nor run again. ` +
+    `Use a new key, or raise --idempotency-budget / --idempotency-total-budget (key: '${key.length > 40 ? `${key.slice(0, 40)}…` : key}').`,
   idempotencyKeyReused: (key: string) =>
     `Keys for idempotent requests can only be used with the same method, path and body they were first used with. ` +
     `Use a new key for a different request (key: '${key.length > 40 ? `${key.slice(0, 40)}…` : key}').`,

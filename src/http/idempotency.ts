@@ -14,6 +14,7 @@
  *   Validation failures never get here (validateRequest runs first).
  * Reads (GET) ignore the header.
  */
+import { createHash } from 'node:crypto';
 import { ApiError, isApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { isWrite } from '../operations/types.js';
@@ -44,9 +45,14 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
+/**
+ * The payload (method, path, canonical query and body) as a SHA-256 digest: what is remembered per
+ * key weighs 44 bytes, not the body a second time beside the answer (README "Idempotency").
+ */
 function fingerprintOf(ctx: SandboxContext): string {
   const input = ctx.state.input;
-  return [ctx.method, ctx.path, canonicalJson(input?.query ?? {}), canonicalJson(input?.body)].join('\n');
+  const payload = [ctx.method, ctx.path, canonicalJson(input?.query ?? {}), canonicalJson(input?.body)].join('\n');
+  return createHash('sha256').update(payload).digest('base64');
 }
 
 function replay(ctx: SandboxContext, stored: StoredResponse): void {
@@ -110,6 +116,9 @@ async function idempotent(ctx: SandboxContext, next: Next, key: string | string[
       case 'replay':
         replay(ctx, lookup.response);
         return;
+      case 'evicted':
+        // Spec §8 within a byte budget: running it again could do the write twice; say so instead.
+        throw new ApiError('idempotency_key_evicted', { param: IDEMPOTENCY_KEY_HEADER, message: MESSAGES.idempotencyKeyEvicted(value) });
       case 'new':
         await runAndRemember(ctx, next, lookup);
         return;

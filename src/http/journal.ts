@@ -9,21 +9,55 @@ import { isUnder } from './path-prefix.js';
 import { answeredNothing } from './faults.js';
 import { replyStatus, replyText } from './reply.js';
 
-/** Bodies the journal reads itself are capped like parsed ones (1 MiB); answers past it are not kept either. */
+/** Bodies the journal reads itself are capped like parsed ones (1 MiB): past it, not kept. */
 const MAX_KEPT_BODY_BYTES = 1024 * 1024;
 
 /**
  * The body text the client got (contract §4.4): the string the writer sends, serialized once and
- * shared (`replyText` memoizes it on the reply), so keeping it costs a reference. Undefined when the
- * answer had none (204, HEAD) or it is past 1 MiB. A fault that lost the answer after the operation
- * keeps the answer that was lost, as `status` does.
+ * shared (`replyText` memoizes it on the reply), so keeping it costs a reference; the journal keeps
+ * it whole or its head (`journalBodyLimit`). Undefined when the answer had none (204, HEAD). A fault
+ * that lost the answer after the operation keeps the answer that was lost, as `status` does.
  */
 export function responseText(ctx: SandboxContext): string | undefined {
   const answer = ctx.state.reply;
-  const text = answer ? (ctx.method === 'HEAD' ? undefined : replyText(answer)) : typeof ctx.body === 'string' ? ctx.body : undefined;
-  // A UTF-16 length under a third of the cap cannot be past it in UTF-8: count bytes only above that.
-  if (text === undefined || text.length <= MAX_KEPT_BODY_BYTES / 3) return text;
-  return Buffer.byteLength(text) > MAX_KEPT_BODY_BYTES ? undefined : text;
+  return answer ? (ctx.method === 'HEAD' ? undefined : replyText(answer)) : typeof ctx.body === 'string' ? ctx.body : undefined;
+}
+
+/**
+ * Members of an operation's answer that are secrets: spec §2.2, a key's `token` is returned once and
+ * never again, so the journal (and the dashboard, which shows it) keeps only its last four
+ * characters, as `…abcd`. The client's own idempotent retry still gets the answer whole: that is
+ * replayed from the idempotency store, never from the journal.
+ */
+const SECRET_MEMBERS: Readonly<Record<string, readonly string[]>> = Object.assign(
+  Object.create(null) as Record<string, readonly string[]>,
+  {
+    createApiKey: ['token'],
+  },
+);
+
+/** How a secret shows in the journal: `…` and its last four characters (spec §2.2's `last4`). */
+export function redactedSecret(secret: string): string {
+  return `…${secret.slice(-4)}`;
+}
+
+/** The answer text with the operation's secret members redacted; the text itself when it has none. */
+export function withoutSecrets(operationId: string | undefined, text: string | undefined): string | undefined {
+  const members = operationId === undefined ? undefined : SECRET_MEMBERS[operationId];
+  if (members === undefined || text === undefined) return text;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return text;
+  const record = body as Record<string, unknown>;
+  for (const member of members) {
+    const value = record[member];
+    if (typeof value === 'string') record[member] = redactedSecret(value);
+  }
+  return JSON.stringify(record);
 }
 
 /**
@@ -129,7 +163,7 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
       raw_body: (ctx.request as { rawBody?: string }).rawBody,
       // Known once the caller is: a request of an account with its own clock is stamped on that clock.
       at: ctx.state.arrivedAt,
-      response_text: responseText(ctx),
+      response_text: withoutSecrets(operation?.operationId, responseText(ctx)),
       // Answers the sandbox writes are JSON; a text the Koa way (none under /v1 today) is kept as text.
       response_json: ctx.state.reply !== undefined,
     };

@@ -16,6 +16,11 @@ export class TicketList {
     return this.items.length - this.start;
   }
 
+  /** The oldest ticket, or undefined when empty. */
+  first(): number | undefined {
+    return this.items[this.start];
+  }
+
   add(ticket: number): void {
     const last = this.items[this.items.length - 1];
     if (last === undefined || last < ticket) {
@@ -110,6 +115,11 @@ export class JournalIndex {
   /** The answered entry whose request id is `requestId`, when request ids ascend with tickets (see RequestJournal). */
   findAnswered(requestId: string, requestIdOf: (ticket: number) => string): number | undefined {
     return this.all.findByAscendingKey(requestId, requestIdOf);
+  }
+
+  /** The oldest answered entry's ticket (what a byte budget drops first), or undefined. */
+  oldest(): number | undefined {
+    return this.all.first();
   }
 
   add(ticket: number, fields: IndexedFields): void {

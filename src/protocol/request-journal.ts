@@ -14,6 +14,39 @@
 export type JournalFault = string;
 import { parse as parseQuery } from 'node:querystring';
 import { JournalIndex, JOURNAL_FILTER_FIELDS } from './journal-index.js';
+import { exceedsBytes, utf8Head, weighText } from './text-bytes.js';
+
+/** Default of `journalBodyLimit`: the UTF-8 bytes kept of each request body and each answer body. */
+export const DEFAULT_JOURNAL_BODY_LIMIT = 64 * 1024;
+/** Bodies past 1 MiB are never kept whole (contract §4.4), so a larger limit means nothing. */
+export const MAX_JOURNAL_BODY_LIMIT = 1024 * 1024;
+/** Default of `journalBudget`: what every entry of the journal together may weigh. */
+export const DEFAULT_JOURNAL_BUDGET = 64 * 1024 * 1024;
+/** The UTF-8 bytes of one listing page at most, whatever its `limit`: it stops early with `has_more`. */
+export const JOURNAL_PAGE_BYTES = 8 * 1024 * 1024;
+/**
+ * What an entry weighs besides its bodies, path and query: its place, its request id, its strings
+ * and its places in the indexes (measured ~580 B with a 273 B answer, README "Request journal").
+ */
+export const JOURNAL_ENTRY_OVERHEAD = 512;
+
+/** The byte bounds of a journal (README "Request journal"). */
+export interface JournalBudgets {
+  /** UTF-8 bytes kept of each body; beyond, a head of that many bytes and the full length. */
+  bodyLimit?: number;
+  /** What all entries together may weigh; the oldest are dropped first. */
+  budget?: number;
+}
+
+/**
+ * A body over `journalBodyLimit`, in place of it: `body` is then null, so nothing mistakes a head
+ * for the body. `bytes` is the whole body's UTF-8 length; `head` its first bytes (at most the limit,
+ * on a character boundary), as text.
+ */
+export interface TruncatedBody {
+  bytes: number;
+  head: string;
+}
 
 export interface JournalEntry {
   request_id: string;
@@ -33,8 +66,10 @@ export interface JournalEntry {
   fault: JournalFault | null;
   /** Virtual clock at arrival, ISO 8601 with milliseconds. */
   timestamp: string;
-  /** The JSON body as sent (before defaults were filled in); null when none was sent or it was not JSON. */
+  /** The JSON body as sent (before defaults were filled in); null when none was sent, it was not JSON, or it was truncated. */
   body: unknown;
+  /** Only when the body was over `journalBodyLimit` (then `body` is null). */
+  body_truncated?: TruncatedBody;
   /** What the client got (contract §4.4); null when nothing was answered (a fault before the operation). */
   response: JournalResponse | null;
 }
@@ -43,6 +78,8 @@ export interface JournalEntry {
 export interface JournalResponse {
   status: number;
   body: unknown;
+  /** Only when the answer was over `journalBodyLimit` (then `body` is null). */
+  body_truncated?: TruncatedBody;
 }
 
 /** What is known when a request arrives; kept as sent, turned into an entry only when listed. */
@@ -120,11 +157,17 @@ class Slot {
   scenario_ids: readonly string[] = NO_SCENARIOS;
   fault: JournalFault | null = null;
   raw_body: string | undefined = undefined;
+  /** The whole request body's UTF-8 length when `raw_body` holds only its head; -1 when it is whole. */
+  body_bytes = -1;
   response_text: string | undefined = undefined;
+  /** Likewise for `response_text`. */
+  response_bytes = -1;
   response_json = true;
+  /** What the entry counts against the journal's budget; 0 while in flight or empty. */
+  weight = 0;
 
   entry(): JournalEntry {
-    // In the order of contract §3.4.
+    // In the order of contract §3.4; the truncation members only when a body was cut.
     return {
       request_id: this.request_id,
       method: this.method,
@@ -138,15 +181,69 @@ class Slot {
       scenario_ids: [...this.scenario_ids],
       fault: this.fault,
       timestamp: new Date(this.at).toISOString(),
-      body: parseBody(this.raw_body),
-      response: this.status === null ? null : { status: this.status, body: this.responseBody() },
+      body: this.body_bytes < 0 ? parseBody(this.raw_body) : null,
+      ...(this.body_bytes < 0 ? undefined : { body_truncated: { bytes: this.body_bytes, head: this.raw_body ?? '' } }),
+      response: this.status === null ? null : this.response(this.status),
     };
   }
 
-  private responseBody(): unknown {
-    if (this.response_text === undefined) return null;
-    return this.response_json ? parseBody(this.response_text) : this.response_text;
+  private response(status: number): JournalResponse {
+    if (this.response_bytes >= 0) {
+      return { status, body: null, body_truncated: { bytes: this.response_bytes, head: this.response_text ?? '' } };
+    }
+    if (this.response_text === undefined) return { status, body: null };
+    return { status, body: this.response_json ? parseBody(this.response_text) : this.response_text };
   }
+
+  /** Lets go of what the entry holds (its place may stay in the ring, empty). */
+  release(): void {
+    this.answered = false;
+    this.ticket = 0;
+    this.raw_body = undefined;
+    this.response_text = undefined;
+    this.scenario_ids = NO_SCENARIOS;
+    this.weight = 0;
+  }
+}
+
+/** Bytes of `text` kept under `limit`: the text itself when within it, else its head. */
+function kept(text: string, limit: number): string {
+  return exceedsBytes(text, limit) ? utf8Head(text, limit) : text;
+}
+
+/**
+ * A listing page being filled: its entries and, when it has a byte cap, each one's JSON (serialized
+ * once, here, to be measured, and sent as it is), within `max` UTF-8 bytes. The first entry always
+ * fits, so a cursor always moves on.
+ */
+class Page {
+  readonly data: JournalEntry[] = [];
+  readonly json: string[] = [];
+  private used = 0;
+  constructor(private readonly max: number) {}
+
+  /** Adds `entry` when it fits; false when the page is full. */
+  add(entry: JournalEntry): boolean {
+    if (this.max === Infinity) {
+      this.data.push(entry);
+      return true;
+    }
+    const json = JSON.stringify(entry);
+    const bytes = Buffer.byteLength(json) + 1;
+    if (this.data.length > 0 && this.used + bytes > this.max) return false;
+    this.used += bytes;
+    this.data.push(entry);
+    this.json.push(json);
+    return true;
+  }
+}
+
+/** A listing: the entries, and their JSON when the page was capped in bytes (see `Page`). */
+export interface JournalPage {
+  data: JournalEntry[];
+  has_more: boolean;
+  /** Each entry's JSON, in `data`'s order; empty when the listing had no byte cap. */
+  json: string[];
 }
 
 /** The body as sent, or null when none was sent or it was not JSON. */
@@ -172,8 +269,12 @@ export class UnknownJournalCursor extends Error {
 }
 
 export class RequestJournal {
-  /** Grows by one place per arrival until it holds `capacity`, then the ring wraps. */
-  private slots: Slot[] = [];
+  /**
+   * Grows by one place per arrival until it holds `capacity`, then the ring wraps. A place whose
+   * entry the budget dropped is let go (undefined) and made again when the ring comes back to it,
+   * so a large `capacity` costs what the budget allows, not a place per request ever seen.
+   */
+  private slots: Array<Slot | undefined> = [];
   /** Where the next arrival goes. */
   private head = 0;
   private size = 0;
@@ -193,8 +294,23 @@ export class RequestJournal {
    */
   private idsAscending = true;
   private lastRequestId = '';
+  /** What the answered entries weigh together (UTF-8 bytes of their bodies, path and query, and their overhead). */
+  private weight = 0;
+  readonly bodyLimit: number;
+  readonly budget: number;
 
-  constructor(readonly capacity: number) {}
+  constructor(
+    readonly capacity: number,
+    budgets: JournalBudgets = {},
+  ) {
+    this.bodyLimit = budgets.bodyLimit ?? DEFAULT_JOURNAL_BODY_LIMIT;
+    this.budget = budgets.budget ?? DEFAULT_JOURNAL_BUDGET;
+  }
+
+  /** What the entries weigh together, in bytes: never more than `budget` once a request is recorded. */
+  get bytes(): number {
+    return this.weight;
+  }
 
   /** Places allocated so far: at most `capacity`, and 0 after `clear`. */
   get allocated(): number {
@@ -207,7 +323,7 @@ export class RequestJournal {
     if (this.capacity === 0) return this.lastTicket;
     // Until the ring first wraps, `head` is one past the last place: allocate it now.
     let slot = this.slots[this.head];
-    if (slot === undefined) this.slots.push((slot = new Slot()));
+    if (slot === undefined) this.slots[this.head] = slot = new Slot();
     else this.evict(slot);
     // Field by field, on purpose: Object.assign here measured ~4 µs more per request (in process).
     slot.ticket = this.lastTicket;
@@ -221,6 +337,7 @@ export class RequestJournal {
     slot.fault = null;
     slot.raw_body = undefined;
     slot.response_text = undefined;
+    slot.weight = 0;
     if (arrival.request_id <= this.lastRequestId) this.idsAscending = false;
     this.lastRequestId = arrival.request_id;
     this.head = (this.head + 1) % this.capacity;
@@ -235,8 +352,10 @@ export class RequestJournal {
   finish(ticket: JournalTicket, outcome: JournalOutcome): void {
     const slot = this.slotOf(ticket);
     if (!slot) return;
-    if (slot.answered) this.index.remove(ticket, slot);
-    else this.answered += 1;
+    if (slot.answered) {
+      this.index.remove(ticket, slot);
+      this.weight -= slot.weight;
+    } else this.answered += 1;
     slot.answered = true;
     slot.status = outcome.status;
     slot.account_id = outcome.account_id;
@@ -245,11 +364,55 @@ export class RequestJournal {
     slot.idempotent_replayed = outcome.idempotent_replayed;
     slot.scenario_ids = outcome.scenario_ids.length === 0 ? NO_SCENARIOS : outcome.scenario_ids;
     slot.fault = outcome.fault;
-    slot.raw_body = outcome.raw_body;
-    slot.response_text = outcome.response_text;
     slot.response_json = outcome.response_json ?? true;
     if (outcome.at !== undefined) slot.at = outcome.at;
+    this.keepBodies(slot, outcome.raw_body, outcome.response_text);
     this.index.add(ticket, slot);
+    if (this.weight > this.budget) this.dropOldest();
+  }
+
+  /**
+   * Keeps each body up to `bodyLimit` UTF-8 bytes (a longer one as its head, with its full length),
+   * and weighs the entry. Only a body that may be over the limit is scanned; a kept head is a fresh
+   * string, so the whole body is let go with its request.
+   */
+  private keepBodies(slot: Slot, raw: string | undefined, response: string | undefined): void {
+    const limit = this.bodyLimit;
+    let weight = JOURNAL_ENTRY_OVERHEAD + slot.path.length + slot.querystring.length;
+    slot.body_bytes = -1;
+    slot.response_bytes = -1;
+    if (raw !== undefined) {
+      const head = kept(raw, limit);
+      if (head !== raw) slot.body_bytes = Buffer.byteLength(raw);
+      slot.raw_body = head;
+      weight += head === raw ? weighText(raw) : limit;
+    } else slot.raw_body = undefined;
+    if (response !== undefined) {
+      const head = kept(response, limit);
+      if (head !== response) slot.response_bytes = Buffer.byteLength(response);
+      slot.response_text = head;
+      weight += head === response ? weighText(response) : limit;
+    } else slot.response_text = undefined;
+    slot.weight = weight;
+    this.weight += weight;
+  }
+
+  /**
+   * Over the budget: the oldest answered entries go until the journal fits again (the one just
+   * answered too, when it alone weighs more than the budget). Each is O(1) off the front of the
+   * indexes, and its place is let go.
+   */
+  private dropOldest(): void {
+    while (this.weight > this.budget) {
+      const ticket = this.index.oldest();
+      if (ticket === undefined) return;
+      const slot = this.slotOf(ticket)!;
+      this.index.remove(ticket, slot);
+      this.answered -= 1;
+      this.weight -= slot.weight;
+      slot.release();
+      this.slots[(ticket - this.base - 1) % this.capacity] = undefined;
+    }
   }
 
   /**
@@ -262,11 +425,8 @@ export class RequestJournal {
       const slot = this.slotOf(ticket)!;
       // The place keeps the fields it was indexed under until it is reused, after removeMany below.
       forgotten.push({ ticket, fields: slot });
-      slot.answered = false;
-      slot.ticket = 0;
-      slot.raw_body = undefined;
-      slot.response_text = undefined;
-      slot.scenario_ids = NO_SCENARIOS;
+      this.weight -= slot.weight;
+      slot.release();
     }
     this.index.removeMany(forgotten);
     this.answered -= forgotten.length;
@@ -275,37 +435,50 @@ export class RequestJournal {
 
   /** Newest first, answered entries only, filtered; `has_more` when another match follows. */
   list(filter: JournalFilter): { data: JournalEntry[]; has_more: boolean } {
-    if (filter.ending_before !== undefined) return this.listNewer(filter, filter.ending_before);
+    const { data, has_more } = this.listPage(filter, Infinity);
+    return { data, has_more };
+  }
+
+  /**
+   * `list`, where the page also stops before its entries' JSON passes `maxBytes` UTF-8 bytes (at
+   * least one entry is listed), with `has_more`: the cursor continues from its last entry. Each
+   * entry's JSON comes with it, to be sent as it is.
+   */
+  listPage(filter: JournalFilter, maxBytes: number): JournalPage {
+    if (filter.ending_before !== undefined) return this.listNewer(filter, filter.ending_before, maxBytes);
     let before: number | undefined;
     if (filter.starting_after !== undefined) {
       before = this.cursorTicket(filter.starting_after);
       if (before === undefined) throw new UnknownJournalCursor(filter.starting_after);
     }
-    const data: JournalEntry[] = [];
+    const page = new Page(maxBytes);
     for (const ticket of this.index.narrowest(filter).descending(before)) {
       const slot = this.slotOf(ticket)!;
       if (!matches(slot, filter)) continue;
-      if (data.length === filter.limit) return { data, has_more: true };
-      data.push(slot.entry());
+      if (page.data.length === filter.limit || !page.add(slot.entry())) return { data: page.data, json: page.json, has_more: true };
     }
-    return { data, has_more: false };
+    return { data: page.data, json: page.json, has_more: false };
   }
 
   /**
-   * The matches newer than `cursor`, the `limit` nearest to it, newest first; `has_more` when newer
-   * ones were left out. Walks up from the cursor in the narrowest index, so a poll costs O(log n + new).
+   * The matches newer than `cursor`, the `limit` nearest to it (and within `maxBytes`), newest
+   * first; `has_more` when newer ones were left out. Walks up from the cursor in the narrowest
+   * index, so a poll costs O(log n + new).
    */
-  private listNewer(filter: JournalFilter, cursor: string): { data: JournalEntry[]; has_more: boolean } {
+  private listNewer(filter: JournalFilter, cursor: string, maxBytes: number): JournalPage {
     const after = this.cursorTicket(cursor);
     if (after === undefined) throw new UnknownJournalCursor(cursor);
-    const newer: Slot[] = [];
+    const page = new Page(maxBytes);
+    let has_more = false;
     for (const ticket of this.index.narrowest(filter).ascending(after)) {
       const slot = this.slotOf(ticket)!;
       if (!matches(slot, filter)) continue;
-      if (newer.length === filter.limit) return { data: newer.reverse().map((kept) => kept.entry()), has_more: true };
-      newer.push(slot);
+      if (page.data.length === filter.limit || !page.add(slot.entry())) {
+        has_more = true;
+        break;
+      }
     }
-    return { data: newer.reverse().map((kept) => kept.entry()), has_more: false };
+    return { data: page.data.reverse(), json: page.json.reverse(), has_more };
   }
 
   /**
@@ -315,6 +488,7 @@ export class RequestJournal {
    */
   clear(): number {
     const count = this.answered;
+    this.weight = 0;
     this.slots = [];
     this.head = 0;
     this.size = 0;
@@ -328,6 +502,7 @@ export class RequestJournal {
   private evict(slot: Slot): void {
     if (slot.answered) {
       this.answered -= 1;
+      this.weight -= slot.weight;
       this.index.remove(slot.ticket, slot);
     }
   }
@@ -352,8 +527,8 @@ export class RequestJournal {
 
   private *newestFirst(): Generator<Slot> {
     for (let i = 1; i <= this.size; i++) {
-      const slot = this.slots[(this.head - i + this.capacity) % this.capacity]!;
-      if (slot.answered) yield slot;
+      const slot = this.slots[(this.head - i + this.capacity) % this.capacity];
+      if (slot?.answered) yield slot;
     }
   }
 }

@@ -62,7 +62,7 @@ export class World implements HandlerServices {
   readonly store = new Store();
   readonly rateLimiter: RateLimiter;
   /** First responses of writes sent with an Idempotency-Key, per account (spec §8). */
-  readonly idempotency = new IdempotencyStore();
+  readonly idempotency: IdempotencyStore;
   /** The last `journalSize` /v1 requests (contract §3.4). */
   readonly journal: RequestJournal;
   /** Active scenarios (contract §3.5); boot re-activates the `scenarios` option's. */
@@ -96,7 +96,13 @@ export class World implements HandlerServices {
     this.ids = new IdGenerator(options.seed);
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.realTime = realTime;
-    this.journal = new RequestJournal(options.journalSize);
+    this.idempotency = new IdempotencyStore({
+      budget: options.idempotencyBudget,
+      totalBudget: options.idempotencyTotalBudget,
+      // Each account's keys expire on its own clock (contract §4.1), idle ones included.
+      nowOf: (accountId) => this.timeOf(accountId).clock.now(),
+    });
+    this.journal = new RequestJournal(options.journalSize, { bodyLimit: options.journalBodyLimit, budget: options.journalBudget });
     const scenarios = new ScenarioEngine({
       catalog: blueprint.scenarioCatalog,
       operations: blueprint.operations,

@@ -4,7 +4,8 @@ import type { SandboxContext } from '../../src/http/context.js';
 import { responseText } from '../../src/http/journal.js';
 import { MESSAGES } from '../../src/errors/messages.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
-import { mockServers } from '../support/protocol.js';
+import { journalOutcome, mockServers } from '../support/protocol.js';
+import { RequestJournal } from '../../src/protocol/request-journal.js';
 import { journal } from '../support/scenarios.js';
 
 const MIB = 1024 * 1024;
@@ -23,7 +24,8 @@ describe('journal entries keep the answer (contract §4.4)', () => {
     expect((await journal(c)).map((e) => e.response)).toEqual([
       { status: 401, body: refused.body },
       { status: 404, body: missing.body },
-      { status: 201, body: created.body },
+      // Spec §2.2: the secret is returned once, to the client; the journal keeps its last four characters.
+      { status: 201, body: { ...created.body, token: `…${created.body.token.slice(-4)}` } },
     ]);
     expect(created.body.token).toMatch(/^cc_test_/);
   });
@@ -35,13 +37,20 @@ describe('journal entries keep the answer (contract §4.4)', () => {
     expect(entry!.response).toEqual({ status: head.status, body: null });
   });
 
-  it('contract §4.4: a body past 1 MiB is not kept (counted in UTF-8 bytes); up to 1 MiB it is, as the same string', () => {
+  it('contract §4.4: a body past 1 MiB is never kept whole (body null, its head marked), counted in UTF-8 bytes; up to the limit it is, as the same string', () => {
     const atCap = 'x'.repeat(MIB);
     expect(responseText(answered('GET', atCap))).toBe(atCap);
-    expect(responseText(answered('GET', 'x'.repeat(MIB + 1)))).toBeUndefined();
-    // 2 bytes each in UTF-8: half as many characters already pass the cap.
-    expect(responseText(answered('GET', 'é'.repeat(MIB / 2 + 1)))).toBeUndefined();
     expect(responseText(answered('HEAD', { ok: true }))).toBeUndefined();
+    const ring = new RequestJournal(10, { bodyLimit: MIB, budget: 16 * MIB });
+    const keep = (text: string) => {
+      const ticket = ring.arrive({ request_id: `req_${text.length}`, method: 'GET', path: '/v1/x', querystring: '', at: 0 });
+      ring.finish(ticket, journalOutcome({ response_text: text, response_json: false }));
+      return ring.list({ limit: 1 }).data[0]!.response!;
+    };
+    expect(keep(atCap)).toEqual({ status: 200, body: atCap });
+    expect(keep('x'.repeat(MIB + 1))).toMatchObject({ body: null, body_truncated: { bytes: MIB + 1 } });
+    // 2 bytes each in UTF-8: half as many characters already pass the cap.
+    expect(keep('é'.repeat(MIB / 2 + 1))).toMatchObject({ body: null, body_truncated: { bytes: MIB + 2 } });
   });
 
   describe('a transport fault (contract §4.2)', () => {

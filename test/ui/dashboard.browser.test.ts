@@ -168,9 +168,10 @@ describe('issue 19: the dashboard in a browser (contract §4.4)', () => {
     await entry.getByText(requestId).waitFor({ timeout: WAIT_MS });
     await entry.getByText('"from the browser test"').first().waitFor({ timeout: WAIT_MS });
     await entry.getByText('Status 201').waitFor({ timeout: WAIT_MS });
-    // The response body: the new key's token, as the client got it.
+    // The response body: the new key's token as … and its last four characters (spec §2.2: never returned again).
     const token = ((await sent.json()) as { token: string }).token;
-    await entry.getByText(`"${token}"`).waitFor({ timeout: WAIT_MS });
+    await entry.getByText(`"…${token.slice(-4)}"`).waitFor({ timeout: WAIT_MS });
+    expect(await main.page.getByText(token).count()).toBe(0);
 
     // Filtered by status class: a 2xx filter keeps it, a 4xx one hides it.
     await requests.getByLabel('Status').selectOption('4xx');

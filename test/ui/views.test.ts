@@ -63,6 +63,24 @@ describe('the dashboard views (contract §4.4)', () => {
     expect(text).toContain('No JSON body');
   });
 
+  it('contract §3.4, §4.4: a body over the journal body limit shows as truncated, with its length and head, never as "No JSON body"', () => {
+    const cut = { bytes: 1_040_017, head: '{"metadata":{"note":"xxxx' };
+    const text = textOf(
+      journalEntry(
+        entry(2, {
+          body: null,
+          body_truncated: cut,
+          response: { status: 200, body: null, body_truncated: { bytes: 2_000_000, head: '{"id"' } },
+        }),
+      ),
+    );
+    expect(text).toContain('Truncated: 1,040,017 bytes, the first 25 kept');
+    expect(text).toContain('{"metadata":{"note":"xxxx');
+    expect(text).toContain('Truncated: 2,000,000 bytes, the first 5 kept');
+    expect(text).not.toContain('No JSON body');
+    expect(text).not.toContain('No body kept');
+  });
+
   it('contract §4.4: the status filter groups statuses by class, and "none" for no answer', () => {
     expect([201, 302, 404, 429, 500, 503, null].map(statusClass)).toEqual(['2xx', '3xx', '4xx', '4xx', '5xx', '5xx', 'none']);
     expect(matchesStatus(entry(1, { status: 404 }), '4xx')).toBe(true);

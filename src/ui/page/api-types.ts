@@ -30,7 +30,15 @@ export interface JournalEntryView {
   fault: string | null;
   timestamp: string;
   body: unknown;
-  response: { status: number; body: unknown } | null;
+  /** Only when the body was over the journal's body limit (`body` is then null). */
+  body_truncated?: TruncatedBodyView;
+  response: { status: number; body: unknown; body_truncated?: TruncatedBodyView } | null;
+}
+
+/** A body over the journal's body limit: its full UTF-8 length and its first bytes, as text. */
+export interface TruncatedBodyView {
+  bytes: number;
+  head: string;
 }
 
 export interface ListPage<T> {

@@ -1,7 +1,7 @@
 /** The Requests region (contract §4.4): journal entries, newest first; each opens its request and response. */
-import type { JournalEntryView } from './api-types.js';
+import type { JournalEntryView, TruncatedBodyView } from './api-types.js';
 import { jsonView } from './json-view.js';
-import { h, type VNode } from './vnode.js';
+import { h, type Child, type VNode } from './vnode.js';
 
 /** The status filter's choices: a class of statuses, or "no answer" (a transport fault answered nothing). */
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
@@ -36,6 +36,21 @@ function facts(entry: JournalEntryView): VNode {
   return h('dl', { class: 'facts' }, rows.map(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]).flat());
 }
 
+/** A body the journal kept only the head of (over its body limit): its length, and the head as text. */
+function truncatedBody(cut: TruncatedBodyView): VNode[] {
+  const kept = new TextEncoder().encode(cut.head).length;
+  return [
+    h('p', { class: 'muted' }, `Truncated: ${cut.bytes.toLocaleString('en-US')} bytes, the first ${kept.toLocaleString('en-US')} kept`),
+    h('pre', { class: 'truncated' }, cut.head),
+  ];
+}
+
+/** A body as the journal kept it: whole (a JSON tree), truncated (its length and head), or none. */
+function bodyView(body: unknown, cut: TruncatedBodyView | undefined, none: string): Child[] {
+  if (cut) return truncatedBody(cut);
+  return [body === null ? h('p', { class: 'muted' }, none) : jsonView(body, 'body', 2)];
+}
+
 /** One entry: a summary line, and the request (query, body) and response (status, body) when opened. */
 export function journalEntry(entry: JournalEntryView): VNode {
   const status = entry.status === null ? 'no answer' : String(entry.status);
@@ -58,14 +73,11 @@ export function journalEntry(entry: JournalEntryView): VNode {
       ),
       facts(entry),
       h('h4', {}, 'Request body'),
-      entry.body === null ? h('p', { class: 'muted' }, 'No JSON body') : jsonView(entry.body, 'body', 2),
+      ...bodyView(entry.body, entry.body_truncated, 'No JSON body'),
       h('h4', {}, 'Response'),
       response === null
         ? h('p', { class: 'muted' }, 'Nothing was answered')
-        : [
-            h('p', {}, `Status ${response.status}`),
-            response.body === null ? h('p', { class: 'muted' }, 'No body kept') : jsonView(response.body, 'body', 2),
-          ],
+        : [h('p', {}, `Status ${response.status}`), ...bodyView(response.body, response.body_truncated, 'No body kept')],
     ),
   );
 }
