@@ -97,8 +97,8 @@ describe('contract §4.3: the webhook delivery log is bounded in bytes', () => {
     const env = `MOCK_${flag.toUpperCase().replaceAll('-', '_')}`;
     expect(parseCliSettings([`--${flag}`, '2MiB'], { [env]: '7' }).options).toMatchObject({ [option]: 2 * 1024 ** 2 });
     expect(parseCliSettings([], { [env]: '4096' }).options).toMatchObject({ [option]: 4096 });
-    expect(() => parseCliSettings([`--${flag}`, 'lots'], {})).toThrow(new RegExp(`^--${flag}: expected a size in bytes`));
-    expect(() => parseCliSettings([], { [env]: '-1' })).toThrow(new RegExp(`^${env}: expected a size in bytes`));
+    expect(() => parseCliSettings([`--${flag}`, 'lots'], {})).toThrow(new RegExp(`^--${flag}: expected a byte size`));
+    expect(() => parseCliSettings([], { [env]: '-1' })).toThrow(new RegExp(`^${env}: expected a byte size`));
     expect(() => sandbox({ [option]: '12 parsecs' })).toThrow(ConfigError);
   });
 });
