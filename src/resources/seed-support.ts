@@ -48,6 +48,13 @@ export function topic(faker: Faker): string {
   return faker.helpers.arrayElement(TOPICS);
 }
 
+/** A fixture's instant as the API writes instants (UTC, milliseconds): `2026-03-01T09:00:00+01:00` -> `2026-03-01T08:00:00Z`. */
+export function normalInstant(instant: string): string;
+export function normalInstant(instant: string | null): string | null;
+export function normalInstant(instant: string | null): string | null {
+  return instant === null ? null : isoTimestamp(Date.parse(instant));
+}
+
 /** Pinned records first (their identity fixed by the fixture), then seeded ones up to `total`. */
 export function withPinned<P>(pinned: readonly P[] | undefined, total: number): (P | undefined)[] {
   const list: (P | undefined)[] = [...(pinned ?? [])];

@@ -24,14 +24,18 @@ export function seedAdDestinations({ store, faker, ids, now, count, pinned }: Se
   for (const accountId of adAccounts) {
     const pinnedHere = pins.filter((p) => p.account_id === accountId);
     for (let i = 0; i < Math.max(perAccount, pinnedHere.length); i++) {
-      const platform = faker.helpers.objectKey(PLATFORMS);
-      const pixelId = PLATFORMS[platform].pixel(faker);
+      const pin = pinnedHere[i];
+      // Drawn whatever the pin sets, so a pinned value never shifts other records' data.
+      const seededPlatform = faker.helpers.objectKey(PLATFORMS);
+      const seededPixel = PLATFORMS[seededPlatform].pixel(faker);
+      const platform = pin?.platform ?? seededPlatform;
+      const pixelId = pin?.pixel_id ?? seededPixel;
       destinations.insert({
-        id: pinnedHere[i]?.id ?? ids.next('addest'),
+        id: pin?.id ?? ids.next('addest'),
         object: 'ad_destination',
         account_id: accountId,
         platform,
-        name: `${PLATFORMS[platform].label} ${pixelId}`,
+        name: pin?.name ?? `${PLATFORMS[platform].label} ${pixelId}`,
         pixel_id: pixelId,
         created_at: pastTimestamp(faker, now),
       });
