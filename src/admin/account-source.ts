@@ -18,6 +18,15 @@ import type { JsonSchema } from '../operations/types.js';
 import { deepFreeze } from '../store/derived-cache.js';
 import { PINNED_RECORDS_SCHEMA, pinnedRecordsProblem, type PinnedRecords } from '../store/pinned-records.js';
 
+/**
+ * Bounds of what one request may ask to seed: an account's records are derived in one turn when first
+ * read, so a request must not be able to ask for seconds of work. The default template seeds about
+ * 150 records (~1.3 ms unloaded); a request may add up to 1,000 more (beyond what the sandbox's own
+ * template seeds, which was the user's choice at boot and is not bounded here).
+ */
+export const ADMIN_PINNED_PER_COLLECTION = 1_000;
+export const ADMIN_SEEDED_RECORDS = 1_000;
+
 /** The members of `POST /__admin/accounts` that choose the records. */
 export const ACCOUNT_SOURCE_PROPERTIES: Record<string, JsonSchema> = {
   fixture: {
@@ -29,13 +38,59 @@ export const ACCOUNT_SOURCE_PROPERTIES: Record<string, JsonSchema> = {
       'Take the template of this fixture: a name under the package fixtures/ (`default`), or a path to a fixture file inside the working directory.',
   },
   template: ACCOUNT_TEMPLATE_SCHEMA,
-  pinned: PINNED_RECORDS_SCHEMA,
+  pinned: boundedPinnedSchema(),
 };
 
 export interface AccountSourceInput {
   fixture?: string;
   template?: AccountTemplate;
   pinned?: PinnedRecords;
+}
+
+/** The fixture's pinned-records schema, with at most ADMIN_PINNED_PER_COLLECTION records per collection. */
+function boundedPinnedSchema(): JsonSchema {
+  const properties = Object.fromEntries(
+    Object.entries(PINNED_RECORDS_SCHEMA.properties).map(([name, list]) => [name, { ...list, maxItems: ADMIN_PINNED_PER_COLLECTION }]),
+  );
+  return { ...PINNED_RECORDS_SCHEMA, properties };
+}
+
+/**
+ * How many records an account seeds at most from a template and pinned records (every experience
+ * counted as an event, for sessions), as README "What a new account holds" counts them.
+ */
+export function seededRecordEstimate(template: AccountTemplate, pinned: PinnedRecords = {}): number {
+  const count = (kind: string, fallback: number) => template.counts[kind] ?? fallback;
+  const atLeast = (kind: string, fallback: number, pins: readonly unknown[] | undefined) =>
+    Math.max(count(kind, fallback), pins?.length ?? 0);
+  const buyers = count('grants_per_price_variant', 3);
+  const pinnedVariants = pinned.price_variants ?? [];
+  const variants =
+    Math.max(0, count('price_variants', 6) - pinnedVariants.length) * (1 + buyers * 3) +
+    pinnedVariants.reduce((sum, variant) => sum + 1 + buyers * (variant.experience_ids?.length ?? 3), 0);
+  const experiences = atLeast('experiences', 12, pinned.experiences);
+  return (
+    atLeast('customers', 8, pinned.customers) +
+    experiences +
+    variants +
+    atLeast('discounts', 5, pinned.discounts) +
+    experiences * count('event_sessions_per_event', 2) +
+    (pinned.event_sessions?.length ?? 0) +
+    atLeast('forms', 4, pinned.forms) +
+    atLeast('inboxes', 2, pinned.inboxes) * (1 + count('messages_per_inbox', 12)) +
+    atLeast('ad_accounts', 2, pinned.ad_destinations) * count('ad_destinations_per_ad_account', 2) +
+    (pinned.ad_destinations?.length ?? 0)
+  );
+}
+
+/** Refused (422 naming `param`) when a request would have an account seed more than ADMIN_SEEDED_RECORDS. */
+function checkSize(estimate: number, param: string): void {
+  if (estimate <= ADMIN_SEEDED_RECORDS) return;
+  const errors = emptyFieldErrors();
+  errors[param] = [
+    `asks to seed about ${estimate} records; a request may ask for at most ${ADMIN_SEEDED_RECORDS} (beyond the sandbox template's own)`,
+  ];
+  throw validationFailed(errors);
 }
 
 /** A name, as `--fixtures` takes one: no separator, no `.json`. */
@@ -50,9 +105,13 @@ export function accountSource(
     throw validationFailed({ template: ['give either fixture or template, not both'] });
   }
   const pinned = input.pinned === undefined ? undefined : checkedPinned(input.pinned);
-  if (input.template !== undefined) return { template: deepFreeze(input.template), pinned };
-  if (input.fixture === undefined || input.fixture === current.name) return { template: current.template, pinned };
-  return { template: fixtureTemplate(input.fixture), pinned };
+  let template = current.template;
+  if (input.template !== undefined) template = deepFreeze(input.template);
+  else if (input.fixture !== undefined && input.fixture !== current.name) template = fixtureTemplate(input.fixture);
+  // What a request brings is bounded; the sandbox's own template was the user's choice at boot.
+  const own = template === current.template ? seededRecordEstimate(template) : 0;
+  checkSize(seededRecordEstimate(template, pinned) - own, pinned ? 'pinned' : input.template ? 'template.counts' : 'fixture');
+  return { template, pinned };
 }
 
 function checkedPinned(pinned: PinnedRecords): PinnedRecords {

@@ -55,6 +55,18 @@ export function normalInstant(instant: string | null): string | null {
   return instant === null ? null : isoTimestamp(Date.parse(instant));
 }
 
+/** Entries by key, each group in the order given (Map.groupBy, which Node 20 lacks). */
+export function groupBy<T, K>(entries: readonly T[], key: (entry: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const entry of entries) {
+    const k = key(entry);
+    const group = groups.get(k);
+    if (group) group.push(entry);
+    else groups.set(k, [entry]);
+  }
+  return groups;
+}
+
 /** Pinned records first (their identity fixed by the fixture), then seeded ones up to `total`. */
 export function withPinned<P>(pinned: readonly P[] | undefined, total: number): (P | undefined)[] {
   const list: (P | undefined)[] = [...(pinned ?? [])];

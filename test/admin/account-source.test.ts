@@ -127,6 +127,26 @@ describe('contract §3.2: an account from an inline template and pinned records'
     expect(Object.keys(res.body.error.errors)).toContain(param);
   });
 
+  it('bounds what one request may ask to seed: 1,000 pinned records per collection, about 1,000 records more than the template', async () => {
+    const customers = Array.from({ length: 1001 }, (_, i) => ({ id: `cus_${i}` }));
+    const tooMany = await create({ pinned: { customers } });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error.param).toBe('pinned.customers');
+    const big = await create({ template: { credits: { free: 1, paid: 1 }, counts: { customers: 100_000 } } });
+    expect(big.status).toBe(422);
+    expect(big.body.error.param).toBe('template.counts');
+    expect(big.body.error.errors['template.counts'][0]).toMatch(
+      /^asks to seed about 1001\d\d records; a request may ask for at most 1000 \(beyond the sandbox template's own\)$/,
+    );
+    const experiences = Array.from({ length: 100 }, (_, i) => ({ id: `exp_${i}`, type: 'course' }));
+    const ids = experiences.map((e) => e.id);
+    const fanOut = await create({ pinned: { experiences, price_variants: [{ id: 'pv_all', experience_ids: ids }] } });
+    expect(fanOut.status).toBe(201);
+    const wide = await create({ pinned: { experiences, price_variants: [1, 2, 3].map((n) => ({ id: `pv_${n}`, experience_ids: ids })) } });
+    expect(wide.status).toBe(422);
+    expect(wide.body.error.param).toBe('pinned');
+  });
+
   it('the typed admin client creates a tenant from inline pinned records', async () => {
     const mock = await startServer();
     try {

@@ -2,7 +2,7 @@
 import { isoTimestamp } from '../../clock/virtual-clock.js';
 import type { SeedContext } from '../../fixture/account-template.js';
 import type { LOCATION_TYPES } from '../../store/records.js';
-import { pastTimestamp } from '../seed-support.js';
+import { groupBy, pastTimestamp } from '../seed-support.js';
 
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -10,10 +10,11 @@ const DAY_MS = 24 * HOUR_MS;
 export function seedEventSessions({ store, faker, ids, now, count, pinned }: SeedContext): void {
   const sessions = store.write('event_sessions');
   const perEvent = count('event_sessions_per_event', 2);
-  const pins = pinned.event_sessions ?? [];
+  // Grouped once: pinned records may come inline from a request, so nothing here is quadratic in them.
+  const pinsByEvent = groupBy(pinned.event_sessions ?? [], (p) => p.experience_id);
   for (const experience of store.write('experiences').filter((e) => e.type === 'event')) {
     // Pinned sessions of an event come first and count toward its `event_sessions_per_event`.
-    const pinnedHere = pins.filter((p) => p.experience_id === experience.id);
+    const pinnedHere = pinsByEvent.get(experience.id) ?? [];
     // The first session starts at 17:00 UTC a few days from now; the others follow weekly.
     const firstDay = Math.floor(now / DAY_MS) + faker.number.int({ min: 2, max: 10 });
     const duration = faker.helpers.arrayElement([45, 60, 90]) * 60_000;
