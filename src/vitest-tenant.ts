@@ -8,8 +8,8 @@
  * globalSetup part needs nothing of vitest), and hooks must be registered synchronously, when the
  * test file is collected, so a lazy import at the call would come too late.
  */
-import type { AdminClient } from './admin/client.js';
-import type { AccountClockSetting, Tenant } from './admin/tenant-handle.js';
+import type { AdminClient, CreateAccountInput } from './admin/client.js';
+import type { Tenant } from './admin/tenant-handle.js';
 
 type Hooks = Pick<typeof import('vitest'), 'beforeAll' | 'afterAll' | 'beforeEach'>;
 const hooks: Hooks | undefined = await import('vitest').then(
@@ -17,12 +17,8 @@ const hooks: Hooks | undefined = await import('vitest').then(
   () => undefined,
 );
 
-export interface UseTenantOptions {
-  plan?: 'free' | 'paid';
-  /** `shared` (default), `frozen`, `running` or an ISO 8601 instant: the account's own clock. */
-  clock?: AccountClockSetting;
-  fixture?: string;
-  name?: string;
+/** What `POST /__admin/accounts` takes (`plan`, `clock`, `fixture`, `template`, `pinned`, `name`), and: */
+export interface UseTenantOptions extends CreateAccountInput {
   /** Reset the account before each test (fast: no new account, same token). Default false. */
   resetBeforeEach?: boolean;
 }

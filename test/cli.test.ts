@@ -87,6 +87,38 @@ describe('contract §1: the CLI', () => {
     expect(result.stderr).toContain('free, paid');
   });
 
+  it('exits 2 with one line naming the file and the path of a bad pinned field (contract §1)', async () => {
+    const file = tempFixture({
+      description: 'broken',
+      accounts: [
+        {
+          id: 'acct_x',
+          name: 'X',
+          plan: 'free',
+          api_keys: [],
+          pinned: {
+            forms: [
+              {
+                id: 'frm_x',
+                fields: [
+                  { field_type: 'email', label: 'Email' },
+                  { field_type: 'select', label: 'Pick' },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+      template: { credits: { free: 1, paid: 1 }, counts: {} },
+    });
+    const result = await runCli(['--fixtures', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(
+      /broken\.json at \/accounts\/0\/pinned\/forms\/0\/fields\/1\/options: a select field needs at least one option/,
+    );
+  });
+
   it('exits 2 naming the file when a fixture is not JSON', async () => {
     const result = await runCli(['--fixtures', tempFixture('{ nope')]);
     expect(result.code).toBe(2);

@@ -8,9 +8,28 @@ import type { ActivationInput, ActiveScenarioView } from '../scenarios/engine.js
 import type { EventType } from '../operations/event-types.js';
 import type { DeliveryFilter } from '../webhooks/hub.js';
 import type { EventFilter, WebhookDeliveryView, WebhookEndpoint, WebhookEvent } from '../webhooks/records.js';
+import type { AccountTemplate } from '../fixture/fixture-file.js';
+import type { PinnedRecords } from '../store/pinned-records.js';
 import { accountClock, tenantHandle, type AccountClockSetting, type AccountClockState, type Tenant } from './tenant-handle.js';
 
 export type { AccountClockSetting, AccountClockState, Tenant, TenantClock } from './tenant-handle.js';
+
+export type { AccountTemplate } from '../fixture/fixture-file.js';
+export type { PinnedRecords } from '../store/pinned-records.js';
+
+/** The body of `POST /__admin/accounts` (contract §3.2, §4.1; the record sources: docs/fixtures.md). */
+export interface CreateAccountInput {
+  plan?: 'free' | 'paid';
+  name?: string;
+  /** `shared` (default), `frozen`, `running` or an ISO 8601 instant: the account's own clock. */
+  clock?: AccountClockSetting;
+  /** Take the template of this fixture: a name under the package's fixtures/, or a path to a fixture file inside the server's working directory. */
+  fixture?: string;
+  /** The template inline, in the shape of a fixture's `template` (not with `fixture`). */
+  template?: AccountTemplate;
+  /** Records with fixed ids and the fields you set, in the shape of a fixture account's `pinned`. */
+  pinned?: PinnedRecords;
+}
 
 export interface AdminAccount {
   id: string;
@@ -128,7 +147,7 @@ export class AdminClient {
 
   readonly accounts = {
     /** A new tenant: `{ account, api_key }` with `clock`, `reset()` and `delete()` (src/admin/tenant-handle.ts). */
-    create: async (input: { plan?: 'free' | 'paid'; fixture?: string; name?: string; clock?: AccountClockSetting } = {}): Promise<Tenant> =>
+    create: async (input: CreateAccountInput = {}): Promise<Tenant> =>
       tenantHandle(
         this,
         await this.request<{ account: AdminAccount; api_key: AdminApiKey & { token: string } }>('POST', '/accounts', input),

@@ -18,12 +18,12 @@ import type { JsonSchema } from '../operations/types.js';
 import type { ResolvedOptions } from '../config/options.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { jobSummary } from '../resources/jobs/admin-summary.js';
-import { FixtureError, loadFixture } from '../fixture/fixture-file.js';
 import type { Plan } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { clockBirth, type ClockBirth } from '../sandbox/account-clock.js';
 import { accountView } from '../sandbox/lifecycle.js';
 import type { World } from '../sandbox/world.js';
+import { accountSource, ACCOUNT_SOURCE_PROPERTIES, type AccountSourceInput } from './account-source.js';
 import { advanceClockSchema, clockAdvanceChange, clockSetChange, setClockSchema } from './clock-input.js';
 import { dashboardPage } from './dashboard-route.js';
 import { adminAuth, adminSameSite } from './guard.js';
@@ -37,8 +37,9 @@ const createAccountSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    plan: { enum: ['free', 'paid'] }, // A name under fixtures/, never a path: the admin API must not read arbitrary files of the host.
-    fixture: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' },
+    plan: { enum: ['free', 'paid'] },
+    // `fixture`, `template`, `pinned`: where the records come from (src/admin/account-source.ts).
+    ...ACCOUNT_SOURCE_PROPERTIES,
     name: { type: 'string', minLength: 1 },
     // `shared`, `frozen`, `running` or an instant (contract §4.1); the instant is checked by `accountClockBirth`.
     clock: { type: 'string', minLength: 1 },
@@ -153,21 +154,11 @@ export function buildAdminRouter(): Router<SandboxState> {
   });
 
   route('post', '/accounts', { body: createAccountSchema }, (ctx) => {
-    const body = bodyOf<{ plan?: Plan; fixture?: string; name?: string; clock?: string }>(ctx, createAccountSchema);
+    const body = bodyOf<{ plan?: Plan; name?: string; clock?: string } & AccountSourceInput>(ctx, createAccountSchema);
     const clock = accountClockBirth(ctx, body.clock);
     const { fixture, world } = ctx.sandbox;
-    let template = fixture.template;
-    if (body.fixture !== undefined && body.fixture !== fixture.name) {
-      try {
-        template = loadFixture(body.fixture).template;
-      } catch (error) {
-        // The loader's message may quote the file; say only which fixture is unusable.
-        const reason =
-          error instanceof FixtureError && error.message.includes('file not found') ? 'no such fixture' : 'not a valid fixture';
-        throw new ApiError('validation_failed', { param: 'fixture', errors: { fixture: [`${reason}: '${body.fixture}'`] } });
-      }
-    }
-    const account = world.createAccount({ plan: body.plan ?? 'free', ...(body.name ? { name: body.name } : {}), template, clock });
+    const { template, pinned } = accountSource(body, fixture);
+    const account = world.createAccount({ plan: body.plan ?? 'free', ...(body.name ? { name: body.name } : {}), template, pinned, clock });
     const { key, token } = world.createApiKey(account, { name: 'Default' });
     // What `POST /__admin/accounts/{id}/reset` restores: the account with this key and its token.
     world.sealBirth(account);

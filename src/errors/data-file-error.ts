@@ -7,7 +7,7 @@ export class DataFileError extends Error {
     kind: string,
     readonly file: string,
     readonly pointer: string,
-    detail: string,
+    readonly detail: string,
   ) {
     super(`${kind} ${file}${pointer ? ` at ${pointer}` : ''}: ${detail}`);
     this.name = 'DataFileError';

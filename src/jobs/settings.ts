@@ -34,15 +34,34 @@ export function resolveJobSettings(fromFixture: FixtureJobSettings | undefined):
 /** JSON schema of the fixture's `jobs` section (embedded in FIXTURE_SCHEMA). */
 export const FIXTURE_JOBS_SCHEMA = {
   type: 'object',
+  title: 'Jobs',
+  description: 'Job durations and costs per job type; each member left out keeps its default (README "Jobs").',
   additionalProperties: false,
   properties: {
     crawl: {
       type: 'object',
+      title: 'Crawl jobs',
+      description: 'Crawl jobs (`POST /v1/web/crawl`).',
       additionalProperties: false,
       properties: {
-        queued_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 86400 },
-        seconds_per_page: { type: 'number', minimum: 0, maximum: 3600 },
-        credits_per_page: { type: 'integer', minimum: 0, maximum: 1000000 },
+        queued_seconds: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          maximum: 86400,
+          description: 'Seconds a job waits in `queued` (default 1).',
+        },
+        seconds_per_page: {
+          type: 'number',
+          minimum: 0,
+          maximum: 3600,
+          description: 'Seconds of `processing` per page crawled (default 0.25).',
+        },
+        credits_per_page: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 1000000,
+          description: 'Credits a completed job charges per page (default 1).',
+        },
       },
     },
   },

@@ -48,6 +48,25 @@ export function topic(faker: Faker): string {
   return faker.helpers.arrayElement(TOPICS);
 }
 
+/** A fixture's instant as the API writes instants (UTC, milliseconds): `2026-03-01T09:00:00+01:00` -> `2026-03-01T08:00:00Z`. */
+export function normalInstant(instant: string): string;
+export function normalInstant(instant: string | null): string | null;
+export function normalInstant(instant: string | null): string | null {
+  return instant === null ? null : isoTimestamp(Date.parse(instant));
+}
+
+/** Entries by key, each group in the order given (Map.groupBy, which Node 20 lacks). */
+export function groupBy<T, K>(entries: readonly T[], key: (entry: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const entry of entries) {
+    const k = key(entry);
+    const group = groups.get(k);
+    if (group) group.push(entry);
+    else groups.set(k, [entry]);
+  }
+  return groups;
+}
+
 /** Pinned records first (their identity fixed by the fixture), then seeded ones up to `total`. */
 export function withPinned<P>(pinned: readonly P[] | undefined, total: number): (P | undefined)[] {
   const list: (P | undefined)[] = [...(pinned ?? [])];

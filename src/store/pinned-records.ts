@@ -1,55 +1,304 @@
 /**
- * Pinned records: a fixture account may name a few of its seeded records, so that documentation and
- * curl examples can use stable ids and slugs (README "Default records"). The seeders make the pinned
- * records first, with the given identity, and fill every other field with seeded fake data as usual.
- * Accounts made through `POST /__admin/accounts` have no pinned records: all their ids are seeded.
+ * Pinned records: a fixture account may name some of its seeded records and set their documented
+ * fields, so documentation, curl examples and a team's own tests can use stable ids, slugs, names
+ * and form fields (README "Default records", docs/fixtures.md). The seeders make the pinned records
+ * first, with the given values, and fill every field left out with seeded fake data as usual.
+ *
+ * Determinism: a seeder draws the same fake values for a pinned record whatever it sets, and then
+ * lets the pinned values win, so setting a name never shifts the data of any other record; pinning
+ * only ids, slugs and types gives the records it always gave.
+ *
+ * Not settable: what is derived state (`active_grants_count`, grants, messages, timestamps, which
+ * lie before the account's creation instant whenever that is) and what the API writes (`object`).
  */
-import { EXPERIENCE_TYPES, type ExperienceType } from './records.js';
+import {
+  ACCESS_TYPES,
+  EXPERIENCE_TYPES,
+  LOCATION_TYPES,
+  REPEAT_FREQUENCIES,
+  type AdDestinationRecord,
+  type DiscountRecord,
+  type ExperienceType,
+  type FormFieldType,
+  type PriceVariantRecord,
+} from './records.js';
 
 export const FORM_PRESETS = ['newsletter', 'survey', 'registration'] as const;
 export type FormPreset = (typeof FORM_PRESETS)[number];
 
-export interface PinnedRecords {
-  /** `newsletter` asks for an email only; `survey` adds text, select and checkbox fields; `registration` a phone and a consent box. */
-  forms?: { id: string; preset: FormPreset }[];
-  inboxes?: { id: string; local_part: string }[];
-  experiences?: { id: string; slug: string; type: ExperienceType }[];
-  /** `experience_ids` must name pinned experiences of the same account. */
-  price_variants?: { id: string; experience_ids: string[] }[];
-  discounts?: { id: string; slug: string }[];
-  ad_destinations?: { id: string; account_id: string }[];
+export const FORM_FIELD_TYPES = [
+  'email',
+  'text',
+  'textarea',
+  'number',
+  'phone',
+  'url',
+  'select',
+  'checkbox',
+] as const satisfies readonly FormFieldType[];
+export const AD_PLATFORMS = ['meta', 'google_ads', 'tiktok', 'pinterest'] as const satisfies readonly AdDestinationRecord['platform'][];
+
+export interface PinnedFormField {
+  id?: string;
+  field_type: FormFieldType;
+  label: string;
+  required?: boolean;
+  options?: string[];
 }
 
-const id = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[A-Za-z0-9_]{1,64}$` });
-const slug = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}$' };
-const list = (properties: Record<string, unknown>) => ({
+export interface PinnedCustomer {
+  id: string;
+  name?: string;
+  email?: string;
+}
+
+export interface PinnedForm {
+  id: string;
+  preset?: FormPreset;
+  name?: string;
+  fields?: PinnedFormField[];
+  lead_magnet_experience_id?: string | null;
+}
+
+export interface PinnedInbox {
+  id: string;
+  local_part?: string;
+  display_name?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface PinnedExperience {
+  id: string;
+  slug?: string;
+  type?: ExperienceType;
+  name?: string;
+  description?: string;
+  access_type?: (typeof ACCESS_TYPES)[number];
+}
+
+export interface PinnedPriceVariant {
+  id: string;
+  experience_ids?: string[];
+  name?: string;
+  amount?: number;
+  currency?: string;
+  interval?: PriceVariantRecord['interval'];
+}
+
+export interface PinnedDiscount {
+  id: string;
+  slug?: string;
+  name?: string;
+  percent_off?: number | null;
+  amount_off?: number | null;
+  currency?: string | null;
+  duration?: DiscountRecord['duration'];
+  max_redemptions?: number | null;
+  times_redeemed?: number;
+  expires_at?: string | null;
+}
+
+export interface PinnedEventSession {
+  id: string;
+  experience_id: string;
+  title?: string;
+  description?: string;
+  start_time?: string;
+  end_time?: string;
+  location_type?: (typeof LOCATION_TYPES)[number];
+  location_details?: string;
+  allow_rsvp?: boolean;
+  capacity?: number | null;
+  repeat_frequency?: (typeof REPEAT_FREQUENCIES)[number];
+}
+
+export interface PinnedAdDestination {
+  id: string;
+  account_id: string;
+  platform?: AdDestinationRecord['platform'];
+  name?: string;
+  pixel_id?: string;
+}
+
+export interface PinnedRecords {
+  customers?: PinnedCustomer[];
+  /** `newsletter` asks for an email only; `survey` adds text, select and checkbox fields; `registration` a phone and a consent box. */
+  forms?: PinnedForm[];
+  inboxes?: PinnedInbox[];
+  experiences?: PinnedExperience[];
+  /** `experience_ids` must name pinned experiences of the same account. */
+  price_variants?: PinnedPriceVariant[];
+  discounts?: PinnedDiscount[];
+  /** `experience_id` must name a pinned `event` experience of the same account. */
+  event_sessions?: PinnedEventSession[];
+  ad_destinations?: PinnedAdDestination[];
+}
+
+/** The same rule as the API's (src/resources/form-submissions/answers.ts): something@domain.tld. */
+const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
+
+const id = (prefix: string, description: string) => ({
+  type: 'string',
+  pattern: `^${prefix}_[A-Za-z0-9_]{1,64}$`,
+  description: `${description} (\`${prefix}_\` then 1 to 64 letters, digits or underscores).`,
+});
+const text = (description: string, maxLength = 500) => ({ type: 'string', minLength: 1, maxLength, description });
+const slug = (description: string) => ({ type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}$', description });
+const instant = (description: string) => ({ type: 'string', format: 'date-time', description });
+const currency = (description: string) => ({ type: 'string', pattern: '^[a-z]{3}$', description });
+const list = (title: string, description: string, required: string[], properties: Record<string, unknown>) => ({
   type: 'array',
-  items: { type: 'object', additionalProperties: false, required: Object.keys(properties), properties },
+  title,
+  description,
+  items: { type: 'object', title: title.replace(/s$/, ''), additionalProperties: false, required, properties },
 });
 
-export const PINNED_RECORDS_SCHEMA = {
+const FORM_FIELD_SCHEMA = {
   type: 'object',
+  title: 'Form field',
   additionalProperties: false,
+  required: ['field_type', 'label'],
   properties: {
-    forms: list({ id: id('frm'), preset: { enum: FORM_PRESETS } }),
-    inboxes: list({ id: id('inbox'), local_part: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' } }),
-    experiences: list({ id: id('exp'), slug, type: { enum: EXPERIENCE_TYPES } }),
-    price_variants: list({ id: id('pv'), experience_ids: { type: 'array', items: id('exp'), uniqueItems: true } }),
-    discounts: list({ id: id('disc'), slug }),
-    ad_destinations: list({ id: id('addest'), account_id: id('adacct') }),
+    id: id('fld', 'The field id answers are keyed by; default `fld_<form id without frm_>_<position from 1>`'),
+    field_type: { enum: FORM_FIELD_TYPES, description: 'What the field takes (contract §3.2); at most one `email` field per form.' },
+    label: text('The label shown to the respondent, and the `label` of each answer.'),
+    required: { type: 'boolean', description: 'Whether a submission must answer it (default false).' },
+    options: {
+      type: 'array',
+      items: text('One choice.', 200),
+      uniqueItems: true,
+      maxItems: 100,
+      description:
+        'Choices of a `select` (at least one) or `checkbox` field (none: a single consent box); other types take none (default []).',
+    },
   },
 } as const;
 
+export const PINNED_RECORDS_SCHEMA = {
+  type: 'object',
+  title: 'Pinned records',
+  description:
+    'Records of this account with fixed ids and the fields you set; every field left out is seeded fake data, and the template adds seeded records up to its counts. See docs/fixtures.md.',
+  additionalProperties: false,
+  properties: {
+    customers: list('Customers', 'Customers (spec §4.5 matches form submissions to them by email).', ['id'], {
+      id: id('cus', 'The customer id'),
+      name: text('Full name.', 200),
+      email: {
+        type: 'string',
+        pattern: EMAIL_PATTERN,
+        maxLength: 254,
+        description: 'Email address, unique in the account (stored lower-case).',
+      },
+    }),
+    forms: list('Forms', 'Lead-magnet forms (spec §4.5).', ['id'], {
+      id: id('frm', 'The form id'),
+      preset: {
+        enum: FORM_PRESETS,
+        description:
+          'Fields to start from when `fields` is left out: `newsletter` (email only, the default), `survey` (email, text, select, checkbox) or `registration` (email, text, phone, url, textarea, consent box).',
+      },
+      name: text('The form name.', 200),
+      fields: {
+        type: 'array',
+        items: FORM_FIELD_SCHEMA,
+        minItems: 1,
+        maxItems: 50,
+        description: 'The form fields, in order; replace the preset.',
+      },
+      lead_magnet_experience_id: {
+        ...id('exp', 'What a submission delivers: a pinned `digital_download` experience of this account, or null for nothing'),
+        type: ['string', 'null'],
+      },
+    }),
+    inboxes: list('Inboxes', 'Mail inboxes (spec §4.7); all of an account share one seeded domain.', ['id'], {
+      id: id('inbox', 'The inbox id'),
+      local_part: {
+        type: 'string',
+        pattern: '^[a-z0-9][a-z0-9._-]{0,63}$',
+        description: 'The part before `@`, unique in the account; the address is `<local_part>@<seeded domain>`.',
+      },
+      display_name: text('The name its messages are sent under.', 200),
+      metadata: { type: 'object', description: 'Free-form metadata (spec §2.5), served as set.' },
+    }),
+    experiences: list('Experiences', 'Experiences (spec §2.7, §4.9); their type-specific `details` are seeded.', ['id'], {
+      id: id('exp', 'The experience id'),
+      slug: slug('The slug, unique in the account; default made from the name.'),
+      type: { enum: EXPERIENCE_TYPES, description: 'The experience type; default the next type in turn.' },
+      name: text('The name.', 200),
+      description: text('The description.', 5000),
+      access_type: { enum: ACCESS_TYPES, description: 'Who may see it.' },
+    }),
+    price_variants: list('Price variants', 'Prices of experiences; each buyer holds a seeded grant per linked experience.', ['id'], {
+      id: id('pv', 'The price variant id'),
+      experience_ids: {
+        type: 'array',
+        items: id('exp', 'A pinned experience of this account'),
+        uniqueItems: true,
+        description: 'The experiences it sells: pinned experiences of this account; default 1 to 3 seeded ones.',
+      },
+      name: text('The name.', 200),
+      amount: { type: 'integer', minimum: 0, maximum: 100_000_000, description: 'The price in the smallest unit of the currency (cents).' },
+      currency: currency('Three-letter ISO 4217 code, lower-case (`usd`).'),
+      interval: { enum: ['one_time', 'month', 'year'], description: 'How often it is charged.' },
+    }),
+    discounts: list('Discounts', 'Discount codes; `percent_off` and `amount_off` exclude each other.', ['id'], {
+      id: id('disc', 'The discount id'),
+      slug: slug('The code customers type, unique in the account.'),
+      name: text('The name.', 200),
+      percent_off: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 100,
+        description: 'Percent off; sets `amount_off` and `currency` to null.',
+      },
+      amount_off: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 100_000_000,
+        description: 'Amount off in the smallest currency unit; sets `percent_off` to null and `currency` to `usd` unless given.',
+      },
+      currency: { ...currency('Currency of `amount_off`; only with an amount off.'), type: ['string', 'null'] },
+      duration: { enum: ['once', 'repeating', 'forever'], description: 'How long it applies to a subscription.' },
+      max_redemptions: { type: ['integer', 'null'], minimum: 1, description: 'How many times it may be used; null for no limit.' },
+      times_redeemed: { type: 'integer', minimum: 0, description: 'How many times it was used; at most `max_redemptions`.' },
+      expires_at: { ...instant('When it stops applying, or null for never.'), type: ['string', 'null'] },
+    }),
+    event_sessions: list('Event sessions', 'Sessions of pinned `event` experiences (spec §4.12).', ['id', 'experience_id'], {
+      id: id('evs', 'The session id'),
+      experience_id: id('exp', 'A pinned `event` experience of this account'),
+      title: text('The title.', 200),
+      description: text('The description.', 5000),
+      start_time: instant('When it starts.'),
+      end_time: instant('When it ends: after `start_time`; default start plus a seeded duration.'),
+      location_type: { enum: LOCATION_TYPES, description: 'Where it takes place.' },
+      location_details: text('A meeting link or an address.'),
+      allow_rsvp: { type: 'boolean', description: 'Whether attendees may RSVP.' },
+      capacity: { type: ['integer', 'null'], minimum: 1, description: 'How many may attend; null for no limit.' },
+      repeat_frequency: { enum: REPEAT_FREQUENCIES, description: 'How it repeats.' },
+    }),
+    ad_destinations: list('Ad destinations', 'Pixels or datasets that conversion events go to (spec §4.6).', ['id', 'account_id'], {
+      id: id('addest', 'The destination id'),
+      account_id: id('adacct', 'Its ad account: the pair (`id`, `account_id`) is what `POST /v1/ads/conversions` takes'),
+      platform: { enum: AD_PLATFORMS, description: 'The ad platform.' },
+      name: text('The name.', 200),
+      pixel_id: text('The pixel or dataset id on the platform.', 200),
+    }),
+  },
+} as const;
+
+export interface PinnedProblem {
+  pointer: string;
+  detail: string;
+}
+
 /**
- * Rules the schema cannot say: ids and slugs unique (ids across every account of the fixture), and
- * price variants linked only to pinned experiences. Returns the JSON pointer and the problem, or
- * undefined when the pinned records are consistent.
+ * Rules the schema cannot say: ids unique across every account of the fixture, slugs, emails and
+ * local parts unique in the account, references only to pinned records of the same account, and
+ * fields that must agree with each other. Returns the JSON pointer and the problem, or undefined
+ * when the pinned records are consistent.
  */
-export function pinnedRecordsProblem(
-  pinned: PinnedRecords,
-  base: string,
-  seenIds: Set<string>,
-): { pointer: string; detail: string } | undefined {
+export function pinnedRecordsProblem(pinned: PinnedRecords, base: string, seenIds: Set<string>): PinnedProblem | undefined {
   for (const [collection, entries] of Object.entries(pinned) as [string, { id: string; slug?: string }[]][]) {
     const slugs = new Set<string>();
     for (const [i, entry] of entries.entries()) {
@@ -61,12 +310,110 @@ export function pinnedRecordsProblem(
       }
     }
   }
+  return (
+    uniqueWithin(pinned.customers, 'email', (c) => c.email?.toLowerCase(), `${base}/customers`) ??
+    uniqueWithin(pinned.inboxes, 'local_part', (inbox) => inbox.local_part, `${base}/inboxes`) ??
+    formsProblem(pinned, base, seenIds) ??
+    linksProblem(pinned, base) ??
+    discountsProblem(pinned.discounts ?? [], `${base}/discounts`) ??
+    sessionsProblem(pinned.event_sessions ?? [], `${base}/event_sessions`)
+  );
+}
+
+function uniqueWithin<T>(
+  entries: T[] | undefined,
+  field: string,
+  key: (entry: T) => string | undefined,
+  base: string,
+): PinnedProblem | undefined {
+  const seen = new Set<string>();
+  for (const [i, entry] of (entries ?? []).entries()) {
+    const value = key(entry);
+    if (value === undefined) continue;
+    if (seen.has(value)) return { pointer: `${base}/${i}/${field}`, detail: `duplicate ${field} '${value}' in this account` };
+    seen.add(value);
+  }
+  return undefined;
+}
+
+function formsProblem(pinned: PinnedRecords, base: string, seenIds: Set<string>): PinnedProblem | undefined {
+  const downloads = new Set((pinned.experiences ?? []).filter((e) => e.type === 'digital_download').map((e) => e.id));
+  for (const [i, form] of (pinned.forms ?? []).entries()) {
+    const at = `${base}/forms/${i}`;
+    const target = form.lead_magnet_experience_id;
+    if (typeof target === 'string' && !downloads.has(target)) {
+      return {
+        pointer: `${at}/lead_magnet_experience_id`,
+        detail: `'${target}' is not a pinned digital_download experience of this account`,
+      };
+    }
+    let emails = 0;
+    const fieldIds = new Set<string>();
+    for (const [j, field] of (form.fields ?? []).entries()) {
+      const fieldAt = `${at}/fields/${j}`;
+      // The id a field without one gets (src/resources/forms/seed.ts).
+      const fieldId = field.id ?? `fld_${form.id.slice('frm_'.length)}_${j + 1}`;
+      if (seenIds.has(fieldId) || fieldIds.has(fieldId)) return { pointer: `${fieldAt}/id`, detail: `duplicate field id '${fieldId}'` };
+      fieldIds.add(fieldId);
+      if (field.id !== undefined) seenIds.add(field.id);
+      if (field.field_type === 'email' && ++emails > 1)
+        return { pointer: `${fieldAt}/field_type`, detail: 'a form has at most one email field' };
+      const options = field.options ?? [];
+      if (field.field_type === 'select' && options.length === 0) {
+        return { pointer: `${fieldAt}/options`, detail: 'a select field needs at least one option' };
+      }
+      if (field.field_type !== 'select' && field.field_type !== 'checkbox' && options.length > 0) {
+        return { pointer: `${fieldAt}/options`, detail: `a ${field.field_type} field takes no options` };
+      }
+    }
+  }
+  return undefined;
+}
+
+function linksProblem(pinned: PinnedRecords, base: string): PinnedProblem | undefined {
   const experienceIds = new Set((pinned.experiences ?? []).map((e) => e.id));
   for (const [i, variant] of (pinned.price_variants ?? []).entries()) {
-    const j = variant.experience_ids.findIndex((experienceId) => !experienceIds.has(experienceId));
+    const j = (variant.experience_ids ?? []).findIndex((experienceId) => !experienceIds.has(experienceId));
     if (j >= 0) {
-      const detail = `'${variant.experience_ids[j]}' is not a pinned experience of this account`;
+      const detail = `'${variant.experience_ids![j]}' is not a pinned experience of this account`;
       return { pointer: `${base}/price_variants/${i}/experience_ids/${j}`, detail };
+    }
+  }
+  const events = new Set((pinned.experiences ?? []).filter((e) => e.type === 'event').map((e) => e.id));
+  for (const [i, session] of (pinned.event_sessions ?? []).entries()) {
+    if (!events.has(session.experience_id)) {
+      const detail = `'${session.experience_id}' is not a pinned event experience of this account`;
+      return { pointer: `${base}/event_sessions/${i}/experience_id`, detail };
+    }
+  }
+  return undefined;
+}
+
+function discountsProblem(discounts: PinnedDiscount[], base: string): PinnedProblem | undefined {
+  for (const [i, discount] of discounts.entries()) {
+    const at = `${base}/${i}`;
+    const percent = discount.percent_off ?? null;
+    const amount = discount.amount_off ?? null;
+    if (percent !== null && amount !== null)
+      return { pointer: `${at}/amount_off`, detail: 'a discount has percent_off or amount_off, not both' };
+    if (discount.percent_off === null && discount.amount_off === null) {
+      return { pointer: `${at}/amount_off`, detail: 'a discount needs percent_off or amount_off' };
+    }
+    if (discount.currency != null && amount === null) return { pointer: `${at}/currency`, detail: 'a currency goes only with amount_off' };
+    const max = discount.max_redemptions;
+    if (typeof max === 'number' && discount.times_redeemed !== undefined && discount.times_redeemed > max) {
+      return { pointer: `${at}/times_redeemed`, detail: `must be at most max_redemptions (${max})` };
+    }
+  }
+  return undefined;
+}
+
+function sessionsProblem(sessions: PinnedEventSession[], base: string): PinnedProblem | undefined {
+  for (const [i, session] of sessions.entries()) {
+    if (session.end_time === undefined) continue;
+    if (session.start_time === undefined) return { pointer: `${base}/${i}/end_time`, detail: 'an end_time needs a start_time' };
+    if (Date.parse(session.end_time) <= Date.parse(session.start_time)) {
+      return { pointer: `${base}/${i}/end_time`, detail: 'must be after start_time' };
     }
   }
   return undefined;

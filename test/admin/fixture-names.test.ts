@@ -1,9 +1,13 @@
-/** Hardening found in review: inputs that must be refused cleanly, never a 500 or a leak. */
+/**
+ * Hardening found in review: `fixture` in `POST /__admin/accounts` is a name under the package's
+ * fixtures/ or a path inside the working directory; anything else is refused cleanly (422 naming
+ * `fixture`), never a 500 nor a leak of the host's files.
+ */
 import { describe, expect, it } from 'vitest';
 import { client, expectError, makeApp } from '../support/harness.js';
 
-describe('the admin API reads fixtures by name only', () => {
-  it.each(['../package.json', '/etc/passwd', 'fixtures/default.json', 'Default'])(
+describe('the admin API reads fixtures by name, or by path inside the working directory only', () => {
+  it.each(['../package.json', '/etc/passwd', 'fixtures/../../package.json', 'Default'])(
     'refuses %s with 422 and quotes no file',
     async (fixture) => {
       const res = await client(makeApp()).post('/__admin/accounts').send({ fixture });

@@ -6,7 +6,7 @@
 import type { Faker } from '@faker-js/faker';
 import type { SeedContext } from '../../fixture/account-template.js';
 import type { AdDestinationRecord } from '../../store/records.js';
-import { pastTimestamp } from '../seed-support.js';
+import { groupBy, pastTimestamp } from '../seed-support.js';
 
 const PLATFORMS: Record<AdDestinationRecord['platform'], { label: string; pixel(faker: Faker): string }> = {
   meta: { label: 'Meta Pixel', pixel: (f) => f.string.numeric({ length: 15, allowLeadingZeros: false }) },
@@ -18,20 +18,26 @@ const PLATFORMS: Record<AdDestinationRecord['platform'], { label: string; pixel(
 export function seedAdDestinations({ store, faker, ids, now, count, pinned }: SeedContext): void {
   const destinations = store.write('ad_destinations');
   const pins = pinned.ad_destinations ?? [];
-  const adAccounts = [...new Set(pins.map((p) => p.account_id))];
+  // Grouped once: pinned records may come inline from a request, so nothing here is quadratic in them.
+  const pinsByAccount = groupBy(pins, (p) => p.account_id);
+  const adAccounts = [...pinsByAccount.keys()];
   while (adAccounts.length < count('ad_accounts', 2)) adAccounts.push(ids.next('adacct'));
   const perAccount = count('ad_destinations_per_ad_account', 2);
   for (const accountId of adAccounts) {
-    const pinnedHere = pins.filter((p) => p.account_id === accountId);
+    const pinnedHere = pinsByAccount.get(accountId) ?? [];
     for (let i = 0; i < Math.max(perAccount, pinnedHere.length); i++) {
-      const platform = faker.helpers.objectKey(PLATFORMS);
-      const pixelId = PLATFORMS[platform].pixel(faker);
+      const pin = pinnedHere[i];
+      // Drawn whatever the pin sets, so a pinned value never shifts other records' data.
+      const seededPlatform = faker.helpers.objectKey(PLATFORMS);
+      const seededPixel = PLATFORMS[seededPlatform].pixel(faker);
+      const platform = pin?.platform ?? seededPlatform;
+      const pixelId = pin?.pixel_id ?? seededPixel;
       destinations.insert({
-        id: pinnedHere[i]?.id ?? ids.next('addest'),
+        id: pin?.id ?? ids.next('addest'),
         object: 'ad_destination',
         account_id: accountId,
         platform,
-        name: `${PLATFORMS[platform].label} ${pixelId}`,
+        name: pin?.name ?? `${PLATFORMS[platform].label} ${pixelId}`,
         pixel_id: pixelId,
         created_at: pastTimestamp(faker, now),
       });

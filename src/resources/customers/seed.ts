@@ -1,19 +1,31 @@
-/** Customers of a new account: made by the template, matched by email on form submissions. */
+/** Customers of a new account: pinned ones first, then seeded; matched by email on form submissions. */
 import { isoTimestamp } from '../../clock/virtual-clock.js';
 import type { SeedContext } from '../../fixture/account-template.js';
+import { withPinned } from '../seed-support.js';
 
-export function seedCustomers({ store, faker, ids, now, count }: SeedContext): void {
+export function seedCustomers({ store, faker, ids, now, count, pinned }: SeedContext): void {
   const customers = store.write('customers');
-  const n = count('customers', 8);
-  for (let i = 0; i < n; i++) {
+  const taken = new Set((pinned.customers ?? []).flatMap((c) => (c.email ? [c.email.toLowerCase()] : [])));
+  for (const pin of withPinned(pinned.customers, count('customers', 8))) {
     const first = faker.person.firstName();
     const last = faker.person.lastName();
+    let email = faker.internet.email({ firstName: first, lastName: last }).toLowerCase();
+    const created = isoTimestamp(faker.date.past({ years: 1, refDate: now }).getTime());
+    // A seeded address may not take one a pinned customer set: emails identify customers (spec §4.5).
+    if (pin?.email === undefined) email = unusedEmail(email, taken);
     customers.insert({
-      id: ids.next('cus'),
+      id: pin?.id ?? ids.next('cus'),
       object: 'customer',
-      name: `${first} ${last}`,
-      email: faker.internet.email({ firstName: first, lastName: last }).toLowerCase(),
-      created_at: isoTimestamp(faker.date.past({ years: 1, refDate: now }).getTime()),
+      name: pin?.name ?? `${first} ${last}`,
+      email: pin?.email?.toLowerCase() ?? email,
+      created_at: created,
     });
   }
+}
+
+function unusedEmail(email: string, taken: Set<string>): string {
+  const at = email.lastIndexOf('@');
+  let candidate = email;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${email.slice(0, at)}${n}${email.slice(at)}`;
+  return candidate;
 }

@@ -21,7 +21,7 @@ export function seedInboxes(context: SeedContext): void {
   const kind = faker.helpers.arrayElement(['studio', 'academy', 'lab', 'club']);
   const brand = `${capitalize(word)} ${capitalize(kind)}`;
   const domain = `${word}${kind}.com`;
-  const used = new Set((pinned.inboxes ?? []).map((i) => i.local_part));
+  const used = new Set((pinned.inboxes ?? []).flatMap((i) => (i.local_part ? [i.local_part] : [])));
   const free = LOCAL_PARTS.filter((part) => !used.has(part));
   const messages: MessageRecord[] = [];
   for (const [i, pin] of withPinned(pinned.inboxes, count('inboxes', 2)).entries()) {
@@ -32,15 +32,21 @@ export function seedInboxes(context: SeedContext): void {
       address: `${localPart}@${domain}`,
       local_part: localPart,
       domain,
-      display_name: `${brand} ${capitalize(localPart)}`,
+      display_name: pin?.display_name ?? `${brand} ${capitalize(localPart)}`,
       status: 'active',
-      metadata: { team: TEAMS[localPart] ?? 'general', sla_hours: faker.helpers.arrayElement([4, 24, 48]) },
+      // Drawn whatever the pin sets, so a pinned value never shifts other records' data.
+      metadata: pinnedOr(pin?.metadata, { team: TEAMS[localPart] ?? 'general', sla_hours: faker.helpers.arrayElement([4, 24, 48]) }),
       created_at: pastTimestamp(faker, now, 400),
     });
     messages.push(...seedThreads(context, inbox, count('messages_per_inbox', 12)));
   }
   messages.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
   for (const message of messages) store.write('messages').insert(message);
+}
+
+/** A pinned metadata object, copied (fixtures are frozen and shared), or the seeded one. */
+function pinnedOr(metadata: Record<string, unknown> | undefined, seeded: Record<string, unknown>): Record<string, unknown> {
+  return metadata === undefined ? seeded : structuredClone<Record<string, unknown>>(metadata);
 }
 
 function capitalize(word: string): string {

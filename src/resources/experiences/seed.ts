@@ -10,27 +10,28 @@ import { DETAILS } from './details.js';
 
 export function seedExperiences({ store, faker, ids, now, count, pinned }: SeedContext): void {
   const experiences = store.write('experiences');
-  const slugs = new Set((pinned.experiences ?? []).map((e) => e.slug));
+  const slugs = new Set((pinned.experiences ?? []).flatMap((e) => (e.slug ? [e.slug] : [])));
   const entries = withPinned(pinned.experiences, count('experiences', 12));
   let turn = 0;
   for (const pin of entries) {
     const type = pin?.type ?? EXPERIENCE_TYPES[turn++ % EXPERIENCE_TYPES.length]!;
     const kind = DETAILS[type];
     const subject = topic(faker);
-    const name = kind.name(subject);
+    const name = pin?.name ?? kind.name(subject);
     const slug = pin?.slug ?? uniqueSlug(slugify(name), slugs);
     const created = pastTimestamp(faker, now);
+    const accessType = faker.helpers.weightedArrayElement([
+      { value: 'private', weight: 6 },
+      { value: 'public', weight: 3 },
+      { value: 'secret', weight: 1 },
+    ] as const);
     experiences.insert({
       id: pin?.id ?? ids.next('exp'),
       object: 'experience',
       name,
       slug,
-      description: kind.description(subject),
-      access_type: faker.helpers.weightedArrayElement([
-        { value: 'private', weight: 6 },
-        { value: 'public', weight: 3 },
-        { value: 'secret', weight: 1 },
-      ]),
+      description: pin?.description ?? kind.description(subject),
+      access_type: pin?.access_type ?? accessType,
       created_at: created,
       updated_at: created,
       type,

@@ -24,18 +24,21 @@ export function seedPriceVariants(context: SeedContext): void {
     .values()
     .map((e) => e.id);
   for (const pin of withPinned(pinned.price_variants, count('price_variants', 6))) {
+    // Every value is drawn whatever the pin sets, so a pinned value never shifts other records' data.
     const plan = faker.helpers.arrayElement(PLANS);
+    const amount = faker.helpers.arrayElement(plan.amounts);
+    const currency = faker.helpers.weightedArrayElement([
+      { value: 'usd', weight: 6 },
+      { value: 'eur', weight: 2 },
+      { value: 'gbp', weight: 1 },
+    ]);
     variants.insert({
       id: pin?.id ?? ids.next('pv'),
       object: 'price_variant',
-      name: plan.name,
-      amount: faker.helpers.arrayElement(plan.amounts),
-      currency: faker.helpers.weightedArrayElement([
-        { value: 'usd', weight: 6 },
-        { value: 'eur', weight: 2 },
-        { value: 'gbp', weight: 1 },
-      ]),
-      interval: plan.interval,
+      name: pin?.name ?? plan.name,
+      amount: pin?.amount ?? amount,
+      currency: pin?.currency ?? currency,
+      interval: pin?.interval ?? plan.interval,
       experience_ids: pin?.experience_ids ? [...pin.experience_ids] : faker.helpers.arrayElements(experienceIds, { min: 1, max: 3 }),
       created_at: pastTimestamp(faker, now),
     });
