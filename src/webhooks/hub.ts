@@ -25,7 +25,7 @@ import type { WebhookTwist } from '../scenarios/webhook-effect.js';
 import type { JobRecord } from '../store/records.js';
 import { OrderedIndex } from '../store/ordered-index.js';
 import type { AccountStore } from '../store/store.js';
-import { jobView } from '../resources/jobs/schemas.js';
+import { jobViewInSteps } from '../resources/jobs/schemas.js';
 import { eventTypeInfo, jobEventType } from './event-catalog.js';
 import {
   acceptsType,
@@ -324,21 +324,30 @@ export class WebhookHub {
     }
   }
 
+  /** The jobs that ended, one step each (and one per page of an event's job view), in end order. */
+  private *endJobs(state: AccountWebhooks, ended: readonly JobRecord[]): Generator<void, void, void> {
+    for (const job of ended) {
+      yield* this.jobEnded(state, job);
+      yield;
+    }
+  }
+
   /**
    * A job reached its end on the account's clock: settled as a read would (O(1), src/jobs/settle.ts),
    * then its event, built only when an endpoint of the account takes its type (the job's view
-   * renders its pages: nothing is built that nobody subscribed to).
+   * renders its pages: nothing is built that nobody subscribed to), a page per step.
    */
-  private jobEnded(state: AccountWebhooks, job: JobRecord): void {
+  private *jobEnded(state: AccountWebhooks, job: JobRecord): Generator<void, void, void> {
     state.jobs.delete(job);
     const account = this.deps.account(state.id);
     if (!account || account.collection('jobs').get(job.id) !== job) return;
     this.deps.settleJob(account, job);
     const type = jobEventType(job.status);
     if (!type || !this.takes(state, type)) return;
+    const view = yield* jobViewInSteps(job, this.deps.seed);
     const origin = state.jobOrigins.get(job) ?? NO_ORIGIN;
     const stamp = state.jobStamps.get(job) ?? NO_STAMP;
-    this.raise(state, type, jobView(job, this.deps.seed), job.timeline.ends_at_ms, origin, stamp);
+    this.raise(state, type, view, job.timeline.ends_at_ms, origin, stamp);
   }
 
   private takes(state: AccountWebhooks, type: EventType): boolean {
@@ -431,7 +440,7 @@ export class WebhookHub {
     while (current()) {
       const now = this.deps.clockOf(state.id).now();
       const ended = state.jobs.upTo(now);
-      if (ended.length > 0) await this.slices.each(ended, (job) => this.jobEnded(state, job), current);
+      if (ended.length > 0) await this.slices.steps(this.endJobs(state, ended), current);
       if (!current()) return;
       let due = state.due.upTo(now);
       if (due.length === 0) return;

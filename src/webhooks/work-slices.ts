@@ -3,7 +3,8 @@
  * events raised, attempts started), however much falls due at once: a clock advance over 10,000 due
  * jobs, or a timer tick over 3,000 accounts.
  *
- * Work comes as tasks of small synchronous steps (one job end, one attempt's start). ONE pump per
+ * Work comes as tasks of small synchronous steps (one job end, one page of a job's event, one
+ * attempt's start): a task is an iterator, each `next()` one step. ONE pump per
  * turn, on `setImmediate`, runs the tasks' steps round-robin until `budgetMs` of real time is spent,
  * then lets the event loop turn (sockets are read, other tenants' requests answered) before the next
  * turn. A `setImmediate` queued from the pump runs on the next loop iteration, after the poll phase,
@@ -35,14 +36,9 @@ export class WorkSlices {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Runs `step` on each item, in order, a few per turn; stops early once `goOn()` is false. */
-  each<T>(items: readonly T[], step: (item: T) => void, goOn: () => boolean): Promise<void> {
-    let next = 0;
-    return this.add(() => {
-      if (next >= items.length || !goOn()) return false;
-      step(items[next++]!);
-      return next < items.length;
-    });
+  /** Runs the steps of `steps` (each `next()` one), a few per turn; stops early once `goOn()` is false. */
+  steps(steps: Iterator<unknown>, goOn: () => boolean): Promise<void> {
+    return this.add(() => goOn() && !steps.next().done);
   }
 
   /** Runs `work` once, in a turn of its own budget; resolves with its result (undefined if closed first). */

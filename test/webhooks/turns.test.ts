@@ -61,6 +61,13 @@ describe('nothing is built that nobody subscribed to (contract §4.3)', () => {
     expect((await s.advance(3600)).status).toBe(200);
 
     expect(hooks.arrivals.map((a) => a.json.type)).toEqual(Array(5).fill('job.completed'));
+    // Built a page per step, the same job as a read of it (pages included).
+    for (const arrival of hooks.arrivals) {
+      const object = arrival.json.data.object as { id: string; result: { pages: unknown[] } };
+      const read = await s.api.get(`/v1/jobs/${object.id}`).set(bearer(KEYS.paid));
+      expect(object.result.pages.length).toBeGreaterThan(1);
+      expect(object).toEqual(read.body);
+    }
   });
 });
 
@@ -220,7 +227,7 @@ describe('SIGTERM during a clock advance (contract §1)', () => {
     running = undefined;
   });
 
-  it('exits 0 within a few seconds while an own-clock advance is building 600 job events, and the advance is answered', async () => {
+  it('exits 0 within a few seconds while an own-clock advance is building 250 job events, and the advance is answered', async () => {
     const hooks = await receiver();
     running = await startCli(['--port', '0', '--clock', FROZEN_AT, '--rate-limit', 'off']);
     const call = http(running.url);
@@ -230,7 +237,7 @@ describe('SIGTERM during a clock advance (contract §1)', () => {
     expect(
       (await call('POST', '/__admin/webhook_endpoints', { account_id: account.id, url: hooks.url, events: ['job.completed'] })).status,
     ).toBe(201);
-    const statuses = await inPool([...Array(600).keys()], 8, async (i) => {
+    const statuses = await inPool([...Array(250).keys()], 8, async (i) => {
       const body = { url: `https://site-${i}.example.com/`, max_pages: 100, max_depth: 10 };
       return (await call('POST', '/v1/web/crawl', body, bearer(key.token))).status;
     });
@@ -248,5 +255,6 @@ describe('SIGTERM during a clock advance (contract §1)', () => {
     // The contract says 2 s; generous here for a loaded machine (without slices it took the whole advance).
     expect(exitMs).toBeLessThan(5000);
     expect(await advance).toMatchObject({ status: 200 });
-  });
+    // Creating the crawls is most of it: a count, not a budget, so a loaded machine gets time.
+  }, 180_000);
 });
