@@ -446,8 +446,10 @@ export class WebhookHub {
       if (due.length === 0) return;
       if (due.length > 1) due = this.newestFirst(state, due);
       for (const delivery of due) {
-        if (!current() || delivery.status !== 'pending' || delivery.nextAt === undefined) continue;
+        if (!current()) continue;
         state.due.delete(delivery);
+        // Ended or dropped while its batch was being sent: never sent, and out of the queue (no round finds it again).
+        if (delivery.status !== 'pending' || delivery.nextAt === undefined) continue;
         const at = delivery.nextAt;
         await this.slices.run(() => this.attempt(state, delivery, at));
       }
