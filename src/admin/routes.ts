@@ -214,7 +214,7 @@ export function buildAdminRouter(): Router<SandboxState> {
   const moveSandboxClock = (change: typeof clockSetChange) => async (ctx: SandboxContext) => {
     const { world } = ctx.sandbox;
     world.clock.set(change(ctx, world.clock));
-    await world.webhooks.runDue((accountId) => world.timeOf(accountId) === world.sharedTime);
+    await world.webhooks.clockMoved(world.clock);
     ctx.body = world.clock.snapshot();
   };
   route('post', '/clock', { body: setClockSchema }, moveSandboxClock(clockSetChange));

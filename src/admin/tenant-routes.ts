@@ -59,7 +59,7 @@ export function registerTenantRoutes(route: AdminRoute, accountOr404: AccountLoo
     if (!tenant) throw new Error(`account ${account.id} has no tenant record`);
     ownClockOf(world, account, tenant).clock.set(wanted);
     // Its webhooks due by the new time are sent, and their attempts awaited, before the answer (contract §4.3).
-    await world.webhooks.runDue((accountId) => accountId === account.id);
+    await world.webhooks.accountClockMoved(account.id);
     // Deleted while its webhooks were being sent: its clock is gone with it.
     if (!world.store.forAccount(account.id))
       throw new ApiError('resource_missing', { param: 'id', message: `No such account: '${account.id}'.` });

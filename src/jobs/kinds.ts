@@ -12,6 +12,12 @@ export interface JobKind {
    * built whenever a completed job is read and never stored (it may be large; settling must not pay for it).
    */
   result(job: JobRecord, seed: string): Record<string, unknown>;
+  /**
+   * The same result, built a small step at a time (each `yield` a point where the builder may stop
+   * and let other work run): for work that must not hold the event loop, such as a job's webhook
+   * event (src/webhooks/hub.ts). Left out when `result` is cheap.
+   */
+  resultInSteps?(job: JobRecord, seed: string): Generator<void, Record<string, unknown>, void>;
   /** What the admin state shows of a completed job's result: O(1) in size, from the record alone. */
   resultSummary(job: JobRecord): Record<string, unknown>;
 }

@@ -6,12 +6,16 @@
  * Time: a delivery is due at a virtual instant of its account's clock (an event's own instant, then
  * each retry's). Nothing runs on a timer per delivery. Deliveries run:
  * - right after the answer of the request that caused them (`publish`);
- * - when a clock call moves the account's clock (`runDue`, awaited by the admin API, so everything
- *   due by the new time has happened when it answers, retries that fall due meanwhile included);
- * - for accounts on a running clock, from ONE real timer armed for the soonest due item of the world.
+ * - when a clock call moves a clock (`clockMoved`, `accountClockMoved`, awaited by the admin API, so
+ *   everything due by the new time has happened when it answers, retries that fall due meanwhile
+ *   included; what falls due later, or is caused by requests made meanwhile, is not waited for);
+ * - for accounts on a running clock, from ONE real timer armed for the soonest due account of the
+ *   world (src/webhooks/due-accounts.ts: O(log n) per change, a tick touches only due accounts).
  *
  * Each account drains its own queue, one attempt at a time, in due order: a receiver that never
- * answers holds up its own account's deliveries only, never another account's or any request.
+ * answers holds up its own account's deliveries only, never another account's or any request. The
+ * work itself (job ends, attempts started) runs in slices that yield to the event loop
+ * (src/webhooks/work-slices.ts), so no amount of it delays another tenant's request for long.
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_DELIVERY_LOG_BUDGET, DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET, DEFAULT_WEBHOOK_RESPONSE_LIMIT } from '../config/options.js';
@@ -22,7 +26,7 @@ import type { WebhookTwist } from '../scenarios/webhook-effect.js';
 import type { JobRecord } from '../store/records.js';
 import { OrderedIndex } from '../store/ordered-index.js';
 import type { AccountStore } from '../store/store.js';
-import { jobView } from '../resources/jobs/schemas.js';
+import { jobViewInSteps } from '../resources/jobs/schemas.js';
 import { deliveryView, listPage } from './delivery-listing.js';
 import { DeliveryLog, loggedPayload, type LoggedPayload } from './delivery-log.js';
 import { eventTypeInfo, jobEventType } from './event-catalog.js';
@@ -39,6 +43,8 @@ import {
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt } from './retry-schedule.js';
 import { endpointSecret, signatureHeaders, wrongSecret } from './signing.js';
 import { sendAttempt } from './transport.js';
+import { DueAccounts } from './due-accounts.js';
+import { SLICE_BUDGET_MS, WorkSlices } from './work-slices.js';
 
 export interface WebhookHubDeps {
   seed: string;
@@ -60,6 +66,8 @@ export interface WebhookHubDeps {
   deliveryLogSandboxBudget?: number;
   /** Bytes of a receiver's answer read (src/webhooks/transport.ts). */
   responseLimit?: number;
+  /** Real ms of webhook work per turn of the event loop (default SLICE_BUDGET_MS). */
+  sliceBudgetMs?: number;
 }
 
 /** Deliveries kept per account by default: as many as a test could want to read, bounded under a frozen clock. */
@@ -87,6 +95,8 @@ interface Delivery {
   readonly payload: LoggedPayload;
   readonly wrongSecret: boolean;
   readonly origin: EventCause;
+  /** What caused it, in the order of causes (a publish, a trigger): a clock call waits for what was caused before it. */
+  readonly stamp: number;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   /** Virtual ms of the next attempt while pending. */
@@ -101,8 +111,12 @@ class AccountWebhooks {
   readonly jobs = new OrderedIndex<JobRecord>();
   /** What caused each watched job (its creating request), for its events' origin. */
   readonly jobOrigins = new WeakMap<JobRecord, EventCause>();
-  draining: Promise<void> | undefined;
-  again = false;
+  /** When each watched job was watched (the hub's stamp): its events count as caused then. */
+  readonly jobStamps = new WeakMap<JobRecord, number>();
+  /** True while a drain runs; the account is then out of the hub's due index. */
+  working = false;
+  /** Clock calls waiting for the work due by their instant (see `Waiter`). */
+  waiters: Waiter[] = [];
 
   constructor(readonly id: string) {}
 
@@ -111,6 +125,18 @@ class AccountWebhooks {
     const b = this.jobs.firstAt();
     return a === undefined ? b : b === undefined ? a : Math.min(a, b);
   }
+}
+
+/**
+ * A clock call waiting for an account's work due by `until` that was caused up to `stamp` (the
+ * hub's stamp when it came): events published before it, jobs watched before it and their events,
+ * and the retries of these falling due by `until`. Work caused later (by traffic meanwhile) is not
+ * waited for, so steady traffic never holds a clock call.
+ */
+interface Waiter {
+  until: number;
+  stamp: number;
+  resolve(): void;
 }
 
 /** What a request recorded (src/http/publish-events.ts): events at their instant, and jobs to watch. */
@@ -130,6 +156,7 @@ export interface DeliveryFilter {
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+const NO_STAMP = 0;
 
 export class WebhookHub {
   private readonly accounts = new Map<string, AccountWebhooks>();
@@ -140,8 +167,17 @@ export class WebhookHub {
   private readonly ids: IdGenerator;
   private readonly abort = new AbortController();
   private timer: NodeJS.Timeout | undefined;
+  /** The real instant the timer is armed for. */
+  private timerAt: number | undefined;
   private closed = false;
   private seq = 0;
+  /** Counts what causes work (a publish, a trigger): clock calls wait for what was caused before them. */
+  private stamp = NO_STAMP;
+  /** Accounts with something due, by when, per clock (none while their drain runs). */
+  private readonly due: DueAccounts<AccountWebhooks>;
+  /** Accounts whose drain runs: a clock call also waits for their attempts under way. */
+  private readonly working = new Set<AccountWebhooks>();
+  private readonly slices: WorkSlices;
   private readonly timeoutMs: number;
   private readonly responseLimit: number;
 
@@ -160,6 +196,8 @@ export class WebhookHub {
       this.accounts.get(dropped.accountId)?.due.delete(dropped);
       dropped.nextAt = undefined;
     });
+    this.due = new DueAccounts(deps.realTime);
+    this.slices = new WorkSlices(deps.sliceBudgetMs ?? SLICE_BUDGET_MS);
   }
 
   // ---- endpoints ----
@@ -204,7 +242,7 @@ export class WebhookHub {
       delivery.status = 'failed';
       delivery.nextAt = undefined;
     }
-    this.arm();
+    if (state) this.schedule(state);
     return true;
   }
 
@@ -216,11 +254,13 @@ export class WebhookHub {
     // Nothing subscribed and no job to watch: nothing to keep for this account.
     if (recorded.jobs.length === 0 && !this.accounts.get(account.id)?.endpoints.size) return;
     const state = this.stateOf(account.id);
+    const stamp = ++this.stamp;
     for (const job of recorded.jobs) {
       state.jobs.put(job.timeline.ends_at_ms, job);
       state.jobOrigins.set(job, recorded.origin);
+      state.jobStamps.set(job, stamp);
     }
-    for (const { type, object, at } of recorded.events) this.raise(state, type, object, at, recorded.origin);
+    for (const { type, object, at } of recorded.events) this.raise(state, type, object, at, recorded.origin, stamp);
     this.kick(state);
   }
 
@@ -229,7 +269,7 @@ export class WebhookHub {
     const now = this.deps.clockOf(account.id).now();
     const object = eventTypeInfo(type).sample({ account, ids: this.ids, seed: this.deps.seed, now });
     const state = this.stateOf(account.id);
-    const event = this.raise(state, type, object, now, NO_ORIGIN, true);
+    const event = this.raise(state, type, object, now, NO_ORIGIN, ++this.stamp, true);
     this.kick(state);
     return event!;
   }
@@ -244,6 +284,7 @@ export class WebhookHub {
     object: unknown,
     at: number,
     origin: EventCause,
+    stamp: number,
     always = false,
   ): WebhookEvent | undefined {
     const endpoints = [...state.endpoints.values()].filter((endpoint) => acceptsType(endpoint.events, type));
@@ -264,7 +305,7 @@ export class WebhookHub {
     let badlySigned = false;
     this.deps.twist(state.id, 'wrong_secret', { wouldAct: takesThis, act: () => (badlySigned = true) });
     for (const endpoint of endpoints) {
-      for (let copy = 0; copy < copies; copy++) this.addDelivery(state, endpoint, event, payload, at, badlySigned, origin);
+      for (let copy = 0; copy < copies; copy++) this.addDelivery(state, endpoint, event, payload, at, badlySigned, origin, stamp);
     }
     return event;
   }
@@ -277,6 +318,7 @@ export class WebhookHub {
     at: number,
     badlySigned: boolean,
     origin: EventCause,
+    stamp: number,
   ) {
     const delivery: Delivery = {
       id: this.ids.next('whd'),
@@ -287,6 +329,7 @@ export class WebhookHub {
       payload,
       wrongSecret: badlySigned,
       origin,
+      stamp,
       status: 'pending',
       attempts: [],
       nextAt: at,
@@ -296,22 +339,66 @@ export class WebhookHub {
     this.log.add(delivery);
   }
 
-  /** A job reached its end on the account's clock: settled as a read would, then its event. */
-  private jobEnded(state: AccountWebhooks, job: JobRecord): void {
+  /** The jobs that ended, one step each (and one per page of an event's job view), in end order. */
+  private *endJobs(state: AccountWebhooks, ended: readonly JobRecord[]): Generator<void, void, void> {
+    for (const job of ended) {
+      yield* this.jobEnded(state, job);
+      yield;
+    }
+  }
+
+  /**
+   * A job reached its end on the account's clock: settled as a read would (O(1), src/jobs/settle.ts),
+   * then its event, built only when an endpoint of the account takes its type (the job's view
+   * renders its pages: nothing is built that nobody subscribed to), a page per step.
+   */
+  private *jobEnded(state: AccountWebhooks, job: JobRecord): Generator<void, void, void> {
+    state.jobs.delete(job);
     const account = this.deps.account(state.id);
     if (!account || account.collection('jobs').get(job.id) !== job) return;
     this.deps.settleJob(account, job);
     const type = jobEventType(job.status);
+    if (!type || !this.takes(state, type)) return;
+    const view = yield* jobViewInSteps(job, this.deps.seed);
     const origin = state.jobOrigins.get(job) ?? NO_ORIGIN;
-    if (type) this.raise(state, type, jobView(job, this.deps.seed), job.timeline.ends_at_ms, origin);
+    const stamp = state.jobStamps.get(job) ?? NO_STAMP;
+    this.raise(state, type, view, job.timeline.ends_at_ms, origin, stamp);
+  }
+
+  private takes(state: AccountWebhooks, type: EventType): boolean {
+    for (const endpoint of state.endpoints.values()) if (acceptsType(endpoint.events, type)) return true;
+    return false;
   }
 
   // ---- running deliveries ----
 
-  /** Runs everything due in the accounts `which` selects, on their clocks, and resolves once all of it has happened. */
-  async runDue(which: (accountId: string) => boolean = () => true): Promise<void> {
-    const runs = [...this.accounts.values()].filter((state) => which(state.id)).map((state) => this.drain(state));
-    await Promise.all(runs);
+  /**
+   * `clock` was moved (set, advanced, its mode changed): runs what is due on it by its new now, for
+   * the accounts following it, and resolves once all of it has happened (contract §3.3, §4.3):
+   * attempts under way included, the work caused meanwhile by other requests not waited for.
+   */
+  async clockMoved(clock: VirtualClock): Promise<void> {
+    if (this.closed) return;
+    this.due.clockMoved(clock);
+    const until = clock.now();
+    const states = new Set(this.due.dueOn(clock, until));
+    for (const state of this.working) if (this.deps.clockOf(state.id) === clock) states.add(state);
+    const stamp = this.stamp;
+    await Promise.all([...states].map((state) => this.drain(state, { until, stamp })));
+    this.arm();
+  }
+
+  /** The account's own clock was moved (the first call gives it one): as `clockMoved`, for that account. */
+  async accountClockMoved(accountId: string): Promise<void> {
+    const state = this.accounts.get(accountId);
+    if (!state || this.closed) return;
+    const clock = this.deps.clockOf(accountId);
+    // Filed under the clock it followed until now: filed again under this one.
+    this.schedule(state);
+    this.due.clockMoved(clock);
+    const until = clock.now();
+    const first = state.firstDueAt();
+    if (state.working || (first !== undefined && first <= until)) await this.drain(state, { until, stamp: this.stamp });
     this.arm();
   }
 
@@ -320,27 +407,35 @@ export class WebhookHub {
     void this.drain(state);
   }
 
-  /** One drain per account at a time; a call during one joins it (and makes it look again before it ends). */
-  private drain(state: AccountWebhooks): Promise<void> {
-    if (state.draining) {
-      state.again = true;
-      return state.draining;
+  /**
+   * One drain per account at a time; a call during one joins it. With `wait`, resolves once the
+   * work it names is done (or the drain ends: nothing left due, the account reset, the hub closed).
+   */
+  private drain(state: AccountWebhooks, wait?: Omit<Waiter, 'resolve'>): Promise<void> {
+    if (!this.isCurrent(state)) return Promise.resolve();
+    const done = wait ? new Promise<void>((resolve) => state.waiters.push({ ...wait, resolve })) : Promise.resolve();
+    if (!state.working) {
+      state.working = true;
+      this.working.add(state);
+      this.due.remove(state);
+      void this.work(state);
     }
-    const run = async () => {
-      do {
-        state.again = false;
-        await this.drainDue(state);
-      } while (state.again && this.isCurrent(state));
-    };
-    state.draining = run()
-      .catch(() => {
-        // An attempt never throws (transport failures are failed attempts); nothing may escape a timer.
-      })
-      .finally(() => {
-        state.draining = undefined;
-        this.arm();
-      });
-    return state.draining;
+    return done;
+  }
+
+  private async work(state: AccountWebhooks): Promise<void> {
+    try {
+      await this.drainDue(state);
+    } catch {
+      // An attempt never throws (transport failures are failed attempts); nothing may escape a timer.
+    }
+    state.working = false;
+    this.working.delete(state);
+    for (const waiter of state.waiters.splice(0)) waiter.resolve();
+    // Something raised between the drain's last look and now (a trigger in a microtask) is not left behind.
+    const first = state.firstDueAt();
+    if (this.isCurrent(state) && first !== undefined && first <= this.deps.clockOf(state.id).now()) this.kick(state);
+    else this.schedule(state);
   }
 
   private isCurrent(state: AccountWebhooks): boolean {
@@ -351,24 +446,55 @@ export class WebhookHub {
    * Until nothing is due on the account's clock: jobs that ended raise their events, then the due
    * deliveries are attempted in due order (newest event first under `webhooks-out-of-order`). A
    * failed attempt's retry falls due at attempt + delay; if that is still within the clock's now
-   * (an advance of an hour passes the 5 s and 5 min retries), the next round attempts it.
+   * (an advance of an hour passes the 5 s and 5 min retries), the next round attempts it. Job ends
+   * and the start of each attempt run in slices (`WorkSlices`); after each round the clock calls
+   * whose work is done are answered.
    */
   private async drainDue(state: AccountWebhooks): Promise<void> {
-    while (this.isCurrent(state)) {
+    const current = () => this.isCurrent(state);
+    while (current()) {
       const now = this.deps.clockOf(state.id).now();
-      for (const job of state.jobs.upTo(now)) {
-        state.jobs.delete(job);
-        this.jobEnded(state, job);
-      }
+      const ended = state.jobs.upTo(now);
+      if (ended.length > 0) await this.slices.steps(this.endJobs(state, ended), current);
+      if (!current()) return;
       let due = state.due.upTo(now);
       if (due.length === 0) return;
       if (due.length > 1) due = this.newestFirst(state, due);
       for (const delivery of due) {
-        if (!this.isCurrent(state) || delivery.status !== 'pending' || delivery.nextAt === undefined) continue;
+        if (!current()) continue;
         state.due.delete(delivery);
-        await this.attempt(state, delivery, delivery.nextAt);
+        // Ended or dropped while its batch was being sent: never sent, and out of the queue (no round finds it again).
+        if (delivery.status !== 'pending' || delivery.nextAt === undefined) continue;
+        const at = delivery.nextAt;
+        await this.slices.run(() => this.attempt(state, delivery, at));
       }
+      this.answerWaiters(state);
     }
+  }
+
+  /** Resolves the clock calls none of whose work is left (the drain being between attempts). */
+  private answerWaiters(state: AccountWebhooks): void {
+    if (state.waiters.length === 0) return;
+    state.waiters = state.waiters.filter((waiter) => {
+      if (this.hasWorkFor(state, waiter)) return true;
+      waiter.resolve();
+      return false;
+    });
+  }
+
+  private hasWorkFor(state: AccountWebhooks, { until, stamp }: Omit<Waiter, 'resolve'>): boolean {
+    for (const job of state.jobs.upTo(until)) if ((state.jobStamps.get(job) ?? NO_STAMP) <= stamp) return true;
+    for (const delivery of state.due.upTo(until)) if (delivery.stamp <= stamp) return true;
+    return false;
+  }
+
+  /** Files the account in the due index at its first due item (none: out of it); re-arms the timer. */
+  private schedule(state: AccountWebhooks): void {
+    if (state.working) return;
+    const first = this.isCurrent(state) ? state.firstDueAt() : undefined;
+    if (first === undefined) this.due.remove(state);
+    else this.due.put(state, this.deps.clockOf(state.id), first);
+    this.arm();
   }
 
   /**
@@ -428,30 +554,26 @@ export class WebhookHub {
     else state.due.put(next, delivery);
   }
 
-  /** ONE real timer for the world: the soonest due item among accounts whose clock runs. Re-armed on every change. */
+  /** ONE real timer for the world: the soonest due account on a running clock. Moved only when that instant changes. */
   private arm(): void {
+    const at = this.closed ? undefined : this.due.nextRealAt();
+    if (at === this.timerAt && (at === undefined || this.timer)) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.closed) return;
-    let soonest = Number.POSITIVE_INFINITY;
-    for (const state of this.accounts.values()) {
-      // A draining account re-arms the timer when its drain ends.
-      if (state.draining) continue;
-      const clock = this.deps.clockOf(state.id);
-      const first = state.firstDueAt();
-      if (clock.mode !== 'running' || first === undefined) continue;
-      soonest = Math.min(soonest, first - clock.now());
-    }
-    if (soonest === Number.POSITIVE_INFINITY) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        void this.runDue((id) => this.deps.clockOf(id).mode === 'running');
-      },
-      Math.min(MAX_TIMER_MS, Math.max(0, soonest)),
-    );
+    this.timerAt = at;
+    if (at === undefined) return;
+    this.timer = setTimeout(() => this.tick(), Math.min(MAX_TIMER_MS, Math.max(0, at - this.deps.realTime())));
     // Never what keeps a process (or a test runner) alive.
     this.timer.unref();
+  }
+
+  /** The timer fired: drains the accounts due by now on running clocks, and only them. */
+  private tick(): void {
+    this.timer = undefined;
+    this.timerAt = undefined;
+    if (this.closed) return;
+    for (const state of this.due.dueNow()) this.kick(state);
+    this.arm();
   }
 
   // ---- accounts and the world ----
@@ -464,7 +586,7 @@ export class WebhookHub {
     const fresh = new AccountWebhooks(accountId);
     for (const [id, endpoint] of old.endpoints) fresh.endpoints.set(id, endpoint);
     this.accounts.set(accountId, fresh);
-    this.arm();
+    this.forgetSchedule(old);
   }
 
   /** Account deletion: its endpoints, deliveries and watched jobs are gone. */
@@ -474,6 +596,13 @@ export class WebhookHub {
     this.forgetDeliveries(old);
     for (const id of old.endpoints.keys()) this.endpointIndex.delete(id);
     this.accounts.delete(accountId);
+    this.forgetSchedule(old);
+  }
+
+  /** Out of the due index; its drain (if one runs) sees it is stale and stops. */
+  private forgetSchedule(state: AccountWebhooks): void {
+    this.due.remove(state);
+    this.working.delete(state);
     this.arm();
   }
 
@@ -486,6 +615,9 @@ export class WebhookHub {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerAt = undefined;
+    // Slices waiting stop: the drains see the hub closed, and the clock calls waiting answer.
+    this.slices.close();
     this.abort.abort();
   }
 

@@ -64,9 +64,18 @@ export type JobBody = Pick<JobRecord, Exclude<(typeof JOB_FIELDS)[number], 'resu
  * and the same seed and input give the same bytes at every read.
  */
 export function jobView(job: JobRecord, seed: string): JobBody {
+  return viewWith(job, job.status === 'completed' ? jobKind(job.type).result(job, seed) : null);
+}
+
+/** `jobView` built a small step at a time (the kind's `resultInSteps`), the same bytes. */
+export function* jobViewInSteps(job: JobRecord, seed: string): Generator<void, JobBody, void> {
+  const kind = jobKind(job.type);
+  if (job.status !== 'completed') return viewWith(job, null);
+  return viewWith(job, kind.resultInSteps ? yield* kind.resultInSteps(job, seed) : kind.result(job, seed));
+}
+
+function viewWith(job: JobRecord, result: Record<string, unknown> | null): JobBody {
   const view: Record<string, unknown> = {};
-  for (const field of JOB_FIELDS) {
-    view[field] = field === 'result' ? (job.status === 'completed' ? jobKind(job.type).result(job, seed) : null) : job[field];
-  }
+  for (const field of JOB_FIELDS) view[field] = field === 'result' ? result : job[field];
   return view as JobBody;
 }
