@@ -42,7 +42,7 @@ import {
 } from './records.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt } from './retry-schedule.js';
 import { endpointSecret, signatureHeaders, wrongSecret } from './signing.js';
-import { sendAttempt } from './transport.js';
+import { Connections, sendAttempt } from './transport.js';
 import { DueAccounts } from './due-accounts.js';
 import { SLICE_BUDGET_MS, WorkSlices } from './work-slices.js';
 
@@ -166,6 +166,7 @@ export class WebhookHub {
   /** Its own stream, so webhooks never shift the ids of records (same seed + same requests = same bytes). */
   private readonly ids: IdGenerator;
   private readonly abort = new AbortController();
+  private readonly connections = new Connections();
   private timer: NodeJS.Timeout | undefined;
   /** The real instant the timer is armed for. */
   private timerAt: number | undefined;
@@ -532,6 +533,7 @@ export class WebhookHub {
       responseLimit: this.responseLimit,
       abort: this.abort.signal,
       realTime: this.deps.realTime,
+      connections: this.connections,
     });
     // Reset, deleted or closed meanwhile: the answer belongs to a state nobody can see any more.
     if (!this.isCurrent(state) || !this.log.holds(delivery)) return;
@@ -619,6 +621,7 @@ export class WebhookHub {
     // Slices waiting stop: the drains see the hub closed, and the clock calls waiting answer.
     this.slices.close();
     this.abort.abort();
+    this.connections.close();
   }
 
   private stateOf(accountId: string): AccountWebhooks {

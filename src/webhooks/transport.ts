@@ -8,10 +8,23 @@
  * `responseLimit` bytes, raw (`Accept-Encoding: identity` is asked, and a compressed answer is never
  * inflated: node:http leaves bodies as sent, unlike fetch); past it the connection is closed. So a
  * receiver streaming gigabytes, or a small gzip answer that would inflate to them, costs the sandbox
- * one socket buffer. Each attempt has a connection of its own, closed when the attempt ends.
+ * one socket buffer. An answer read to its end leaves its connection to the hub's keep-alive pool
+ * (`Connections`), as fetch did, so a busy account does not open a connection per delivery; any
+ * other end of an attempt (a limit, a timeout, an error, an abort) destroys the connection.
  */
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+/** The keep-alive pools of one hub: closed with it, so no socket outlives a reset or a close. */
+export class Connections {
+  readonly http = new HttpAgent({ keepAlive: true });
+  readonly https = new HttpsAgent({ keepAlive: true });
+
+  close(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
 
 export interface AttemptOutcome {
   statusCode: number | null;
@@ -29,6 +42,8 @@ export interface SendInput {
   abort: AbortSignal;
   /** Real-time source for `duration_ms` (the sandbox's, injectable). */
   realTime: () => number;
+  /** Keep-alive pools; without them each attempt has a connection of its own. */
+  connections?: Connections;
 }
 
 const CANCELLED = 'cancelled: the sandbox was reset or closed';
@@ -42,20 +57,21 @@ export function sendAttempt(input: SendInput): Promise<AttemptOutcome> {
     let request: ClientRequest | undefined;
     let response: IncomingMessage | undefined;
     let settled = false;
-    const finish = (error: string | null) => {
+    const finish = (error: string | null, readToEnd = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       input.abort.removeEventListener('abort', onAbort);
-      // Frees the socket at once: whatever the receiver still sends is never read.
-      request?.destroy();
+      // Frees the socket at once, whatever the receiver still sends never read; an answer read to its
+      // end leaves a clean connection to the pool.
+      if (!readToEnd) request?.destroy();
       const statusCode = response?.statusCode ?? null;
       resolve({ statusCode, error, durationMs: input.realTime() - started });
     };
     /** The answer's status decides, once it is read as far as the sandbox reads it. */
-    const answered = () => {
+    const answered = (readToEnd: boolean) => {
       const status = response!.statusCode!;
-      finish(status >= 200 && status < 300 ? null : `receiver answered ${status}`);
+      finish(status >= 200 && status < 300 ? null : `receiver answered ${status}`, readToEnd);
     };
     const onAbort = () => finish(CANCELLED);
     const timer = setTimeout(
@@ -67,7 +83,7 @@ export function sendAttempt(input: SendInput): Promise<AttemptOutcome> {
     try {
       request = send(url, {
         method: 'POST',
-        agent: false,
+        agent: input.connections ? (url.protocol === 'https:' ? input.connections.https : input.connections.http) : false,
         headers: {
           'content-type': 'application/json',
           'content-length': String(body.length),
@@ -85,9 +101,9 @@ export function sendAttempt(input: SendInput): Promise<AttemptOutcome> {
       let read = 0;
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
-        if (read > input.responseLimit) answered();
+        if (read > input.responseLimit) answered(false);
       });
-      res.on('end', answered);
+      res.on('end', () => answered(true));
       res.on('error', (error: NodeJS.ErrnoException) => finish(`connection error: ${error.code ?? error.message}`));
       res.on('close', () => {
         if (!res.complete) finish('connection error: the answer was cut short');
