@@ -43,10 +43,10 @@ export interface HostileReceiver {
   close(): Promise<void>;
 }
 
-const CHUNK = Buffer.alloc(64 * 1024, 'x');
+const CHUNK = Buffer.alloc(256 * 1024, 'x');
 
 /**
- * A webhook receiver on 127.0.0.1. A `stream` answer is 200 with `bytes` of text written in 64 KiB
+ * A webhook receiver on 127.0.0.1. A `stream` answer is 200 with `bytes` of text written in 256 KiB
  * chunks as fast as the reader takes them (backpressure: nothing piles up here); it stops when the
  * reader goes away. A `gzip` answer is 200 with `Content-Encoding: gzip`.
  */

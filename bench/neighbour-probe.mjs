@@ -7,10 +7,11 @@
  *
  *   node bench/neighbour-probe.mjs <url> <token> <interval ms> <max seconds>
  *
- * Stops when its stdin closes (or after max seconds) and prints one JSON array of
- * `[scheduled epoch ms, latency ms, status]` (status 0: no answer: a connection error or the 30 s
- * timeout). At most 256 requests wait at once; a tick that finds them all waiting is recorded as
- * status 0 without a request, so a dead server cannot make the probe grow without bound.
+ * When its stdin closes (or after max seconds) it sends no more, waits up to 10 s for the answers
+ * still due, and prints one JSON array of `[scheduled epoch ms, latency ms, status]` (status 0: no
+ * answer: a connection error, the 30 s timeout, or still waiting at the end, timed until then). At
+ * most 5,000 requests wait at once; a tick that finds them all waiting sends nothing and is recorded
+ * at the end as unanswered, so a dead server cannot make the probe grow without bound.
  */
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -18,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 const [url, token, intervalArg, maxSecondsArg] = process.argv.slice(2);
 const interval = Number(intervalArg ?? 10);
 const maxMs = Number(maxSecondsArg ?? 600) * 1000;
-const MAX_WAITING = 256;
+const MAX_WAITING = 5000;
 const { hostname, port } = new URL(url);
 const agent = new Agent({ keepAlive: true, maxSockets: 32 });
 const now = () => performance.timeOrigin + performance.now();
@@ -29,10 +30,7 @@ let stopped = false;
 
 /** @param {number} scheduled */
 function once(scheduled) {
-  if (waiting >= MAX_WAITING) {
-    samples.push([scheduled, now() - scheduled, 0]);
-    return;
-  }
+  if (waiting >= MAX_WAITING) return;
   waiting += 1;
   let done = false;
   const finish = (/** @type {number} */ status) => {
@@ -73,7 +71,13 @@ function schedule() {
 function stop() {
   if (stopped) return;
   stopped = true;
-  // Requests still waiting count as unanswered at their latency so far.
+  const until = now() + 10_000;
+  const drain = () => (waiting > 0 && now() < until ? setTimeout(drain, 20) : report());
+  drain();
+}
+
+function report() {
+  // Requests still waiting, and ticks that sent nothing, count as unanswered at their latency so far.
   const end = now();
   const answered = new Set(samples.map((s) => s[0]));
   for (let k = 0; k < tick; k++) {
