@@ -18,7 +18,8 @@
  *   9. neighbours: another tenant's latency beside an idle baseline, peak RSS and admin listing sizes
  *      while one tenant sends 1 GB of hostile payloads, 10,000 due jobs, 3,000 running clocks with
  *      webhooks (bench/neighbours.ts; `--scale 0.1` for a quick look).
- * Every loop is bounded in count and time; the whole run takes about four minutes on 2 cores.
+ * Every loop is bounded in count and time; the whole run takes about four minutes on 2 cores, plus a
+ * few for the neighbours section at full size.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
