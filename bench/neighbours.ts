@@ -160,7 +160,7 @@ async function newAccount(base: string, body: Record<string, unknown> = { plan: 
 
 /** The neighbour: the probe process, and its samples once stopped. */
 function startProbe(base: string, token: string): { stop(): Promise<Array<[number, number, number]>> } {
-  const child = spawn(process.execPath, [PROBE, base, token, String(PROBE_INTERVAL_MS), String(PHASE_SECONDS + 120)], {
+  const child = spawn(process.execPath, [PROBE, base, token, String(PROBE_INTERVAL_MS), String(PHASE_SECONDS * 2 + 300)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
