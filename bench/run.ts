@@ -15,7 +15,11 @@
  *      at 1k to 1M records (bench/filters.ts).
  *   8. tenants (issue 16): account creation and reset, heap per tenant, createApp(), job reads with
  *      10,000 tenants (bench/tenants.ts).
- * Every loop is bounded in count and time; the whole run takes about four minutes on 2 cores.
+ *   9. neighbours: another tenant's latency beside an idle baseline, peak RSS and admin listing sizes
+ *      while one tenant sends 1 GB of hostile payloads, 10,000 due jobs, 3,000 running clocks with
+ *      webhooks (bench/neighbours.ts; `--scale 0.1` for a quick look).
+ * Every loop is bounded in count and time; the whole run takes about four minutes on 2 cores, plus a
+ * few for the neighbours section at full size.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,6 +33,7 @@ import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, type MockApp } from '../src/app.js';
 import { filters } from './filters.js';
+import { GOALS, neighbours } from './neighbours.js';
 import { listenerOf } from './koa-listener.js';
 import { cpuMs, fmt, load, median, percentile, pickDriver, rssMiB, startChild, type ChildServer, type LoadResult } from './lib.js';
 
@@ -590,7 +595,7 @@ async function main(): Promise<void> {
     `Command: \`npm run bench\`. Machine: ${os.cpus().length} × ${cpu}, ${fmt(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}.`,
   );
   out();
-  // `--only throughput|in-process|cold|pages|jobs|memory|filters|tenants` runs one section (a quick look; the targets table then shows n/a).
+  // `--only throughput|in-process|cold|pages|jobs|memory|filters|tenants|neighbours` runs one section (a quick look; the targets table then shows n/a).
   const only = process.argv[process.argv.indexOf('--only') + 1];
   const wanted = (section: string) => !process.argv.includes('--only') || only === section;
   const { rss, statusRatio, floorRatio, cpuRatio } = wanted('throughput')
@@ -603,6 +608,7 @@ async function main(): Promise<void> {
   const idempotencyGrowth = wanted('memory') ? await memory() : NaN;
   const filterRatio = wanted('filters') ? await filters(out) : NaN;
   const tenant = wanted('tenants') ? await tenants() : undefined;
+  const neighbour = wanted('neighbours') ? await neighbours(out) : undefined;
   out('## Targets');
   out();
   out('| target | measured | met |');
@@ -635,6 +641,19 @@ async function main(): Promise<void> {
   out(`| RSS after load (no target; reported) | ${fmt(rss, 1)} MiB | — |`);
   out(
     `| idempotency memory flat after the per-account cap (< 2 MiB growth from 10k to 100k fresh keys) | ${fmt(idempotencyGrowth, 1)} MiB | ${met(idempotencyGrowth, idempotencyGrowth < 2)} |`,
+  );
+  const rssPeak = neighbour?.peakRssMiB ?? NaN;
+  const listing = neighbour?.largestListingMiB ?? NaN;
+  const neighbourP99 = neighbour?.worstP99 ?? NaN;
+  out(
+    `| neighbours: peak RSS < ${GOALS.rssBytes / 2 ** 20} MiB under 1 GB of hostile payloads (worst load) | ${fmt(rssPeak, 0)} MiB${neighbour?.died ? `, ${neighbour.died} died` : ''} | ${met(rssPeak, rssPeak < GOALS.rssBytes / 2 ** 20 && !neighbour?.died)} |`,
+  );
+  const unanswered = neighbour?.unansweredListings ?? 0;
+  out(
+    `| neighbours: every admin listing < ${GOALS.listingBytes / 2 ** 20} MiB (largest) | ${fmt(listing, 2)} MiB${unanswered ? `, ${unanswered} unanswered` : ''} | ${met(listing, listing < GOALS.listingBytes / 2 ** 20 && unanswered === 0)} |`,
+  );
+  out(
+    `| neighbours: another tenant's p99 < ${GOALS.p99Ms} ms under every load (worst; idle baseline ${fmt(neighbour?.idleP99 ?? NaN, 1)} ms) | ${fmt(neighbourP99, 1)} ms | ${met(neighbourP99, neighbourP99 < GOALS.p99Ms)} |`,
   );
   out();
   out(`Whole run: ${fmt((performance.now() - started) / 1000)} s.`);
