@@ -11,7 +11,7 @@ const tenant = useTenant();
 /** An email-only lead-magnet form of this tenant (every account is seeded with some). */
 async function emailOnlyForm(): Promise<string> {
   const { state } = await mock.admin.accounts.get(tenant.accountId);
-  const form = state.forms!.find((f) =>
+  const form = state.forms.find((f) =>
     (f.fields as Array<{ field_type: string; required: boolean }>).every((field) => field.field_type === 'email' || !field.required),
   );
   if (!form) throw new Error('the account template has no email-only form');
@@ -67,7 +67,7 @@ describe('a 500 on a write, and what the client actually sent', () => {
       { form_id: formId, email: 'ada@example.com' },
     ]);
     const { state } = await mock.admin.accounts.get(tenant.accountId);
-    expect(state.form_submissions!.filter((s) => s.id === submission.id)).toHaveLength(1);
+    expect(state.form_submissions.filter((s) => s.id === submission.id)).toHaveLength(1);
   });
 
   it('spec §7.2: the client does not retry a 422, and the journal shows the one request', async () => {

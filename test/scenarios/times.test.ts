@@ -57,7 +57,7 @@ describe('times under concurrent requests (contract §3.5)', () => {
     expect(Object.fromEntries(counts)).toEqual({ 201: 12 });
     await mock.admin.clock.advance(3600);
     const { state } = await mock.admin.accounts.get(account.id);
-    const byStatus = state.jobs!.reduce<Record<string, number>>(
+    const byStatus = state.jobs.reduce<Record<string, number>>(
       (acc, job) => ({ ...acc, [String(job.status)]: (acc[String(job.status)] ?? 0) + 1 }),
       {},
     );
