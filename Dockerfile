@@ -16,6 +16,8 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` (the build) runs at `npm pack` below, once the sources are copied.
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json README.md ./
+# The docs the README links to ship in the package (package.json `files`: docs/*.md).
+COPY docs ./docs
 COPY src ./src
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios

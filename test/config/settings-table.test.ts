@@ -2,12 +2,12 @@
  * Contract §1: every setting is a flag, an environment variable and an option; the README's
  * Settings table lists each by all three names.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/options.js';
 import { parseCliSettings, SETTINGS } from '../../src/config/settings.js';
+import { docPage } from '../support/docs.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = docPage('settings');
 
 describe('settings (contract §1)', () => {
   it.each(SETTINGS.map((s) => [s.flag, s]))('the README Settings table lists --%s with its variable and option', (_, setting) => {

@@ -3,18 +3,18 @@
  * comments say, run as written with curl and Node against the built CLI, and needs no jq (issue 14.5).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCli, type RunningCli } from '../support/cli.js';
+import { docPage } from '../support/docs.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = docPage('jobs-and-clock');
 const section = readme.slice(readme.indexOf('### Driving a job from a test'), readme.indexOf('### The crawl and its result'));
 const shellBlock = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
 
 let server: RunningCli | undefined;
 afterAll(() => server?.child.kill('SIGKILL'));
 
-describe('README "Jobs": driving a job from a shell', () => {
+describe('docs/jobs-and-clock.md: driving a job from a shell', () => {
   it('issue 14.5: uses no jq, and each line prints what its comment says', async () => {
     expect(shellBlock).not.toMatch(/\bjq\b/);
     server = await startCli(['--port', '0']);

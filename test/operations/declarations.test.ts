@@ -1,10 +1,10 @@
 /** One declaration per operation drives routing and validation; the error catalog matches the README. */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../../src/errors/catalog.js';
 import { validatorsFor } from '../../src/operations/validation.js';
 import { OPERATIONS } from '../../src/resources/index.js';
 import { client, expectError, makeApp } from '../support/harness.js';
+import { docPage } from '../support/docs.js';
 
 function concretePath(path: string): string {
   return `/v1${path.replace(/\{[a-z_]+\}/g, 'x_1')}`;
@@ -42,7 +42,7 @@ describe('the operation table', () => {
 });
 
 describe('the error catalog (spec §7.2) and the README', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = docPage('errors');
 
   it('documents every code in the README errors table with its status and type', () => {
     for (const [code, entry] of Object.entries(ERROR_CATALOG)) {

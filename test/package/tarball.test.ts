@@ -109,6 +109,9 @@ describe('the packed tarball', () => {
     // Issue 16: ajv is bundled apart and read on the first schema compile (scripts/build-dist.mjs).
     expect(listing).toContain('package/dist/schema-compiler.cjs');
     expect(listing).toContain('package/fixtures/default.json');
+    // The README is a landing page: the pages it links to ship beside it.
+    expect(listing).toContain('package/docs/settings.md');
+    expect(listing.some((f) => f.startsWith('package/docs/screenshots/'))).toBe(false);
     expect(listing.some((f) => f.startsWith('package/src/') || f.startsWith('package/test/'))).toBe(false);
   });
 

@@ -2,12 +2,12 @@
  * The README's endpoint table lists every operation, and its resource curl examples work: each one
  * is replayed in order (in-process) against the default fixture and must succeed.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/resources/index.js';
 import { bearer, client, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
+import { docPage } from '../support/docs.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = docPage('api');
 
 interface CurlExample {
   line: string;
@@ -33,7 +33,7 @@ function resourceCurlExamples(): CurlExample[] {
     });
 }
 
-describe('README', () => {
+describe('docs/api.md', () => {
   it('lists every /v1 operation in the Endpoints table with its method and path', () => {
     for (const op of OPERATIONS) {
       expect(readme, op.operationId).toContain(`| \`${op.operationId}\` | \`${op.method} /v1${op.path}\` | ${op.specSection} |`);

@@ -2,15 +2,15 @@
  * Issue 17.4: the README's transport-fault examples run as written against a real server, with got
  * as the client with retries, and each comment says what got actually saw.
  */
-import { readFileSync } from 'node:fs';
 import { runInThisContext } from 'node:vm';
 import { transformSync } from 'esbuild';
 import got from 'got';
 import { describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/server.js';
 import { mockServers } from '../support/protocol.js';
+import { docPage } from '../support/docs.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = docPage('scenarios');
 const section = readme.slice(readme.indexOf('**Transport faults**'), readme.indexOf('**Chance.**'));
 const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 
@@ -23,7 +23,7 @@ type Run = (
   state: { api_keys: Array<{ name: string | null }> };
 }>;
 
-describe('README "Transport faults" (issue 17.4)', () => {
+describe('docs/scenarios.md "Transport faults"', () => {
   const start = mockServers();
 
   it('issue 17.4, contract §4.2: got retries each fault and gets 200; the idempotent POST retry after a lost answer creates one record', async () => {

@@ -1,12 +1,11 @@
-/** The README's Scenarios section: its first examples work as written (a newcomer copies them). */
-import { readFileSync } from 'node:fs';
+/** The Scenarios page (docs/scenarios.md): its first examples work as written (a newcomer copies them). */
 import { describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/server.js';
 import { client, makeApp } from '../support/harness.js';
 import { mockServers } from '../support/protocol.js';
+import { docPage } from '../support/docs.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf('## Scenarios'), readme.indexOf('## Request journal'));
+const section = docPage('scenarios');
 
 /** The first fenced block of `lang` in the section. */
 function firstBlock(lang: string): string {
@@ -14,7 +13,7 @@ function firstBlock(lang: string): string {
   return section.slice(start, section.indexOf('```', start));
 }
 
-describe('README "Scenarios"', () => {
+describe('docs/scenarios.md', () => {
   it('contract §3.5: the copy-paste curl lines force a 429 with Retry-After 2 on the next request only', async () => {
     const api = client(makeApp());
     const lines = firstBlock('sh')

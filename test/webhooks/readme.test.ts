@@ -1,8 +1,7 @@
 /**
- * The README's "Testing your webhook receiver": its ten-line receiver runs as written against a real
+ * docs/webhooks.md, "Testing your webhook receiver": its ten-line receiver runs as written against a real
  * sandbox, accepts a genuine delivery (de-duplicated by webhook-id) and refuses a badly signed one.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runInThisContext } from 'node:vm';
@@ -10,14 +9,14 @@ import { transformSync } from 'esbuild';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { ACCOUNTS, sandbox } from './support.js';
+import { docPage } from '../support/docs.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf('## Testing your webhook receiver'), readme.indexOf('## OpenAPI document'));
+const section = docPage('webhooks');
 const receiverCode = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
 
 type Run = (createServer: unknown, Webhook: unknown, secret: string) => { server: Server; seen: Set<string> };
 
-describe('README "Testing your webhook receiver" (issue 18)', () => {
+describe('docs/webhooks.md "Testing your webhook receiver"', () => {
   it('issue 18: the README receiver verifies a real delivery, sees a duplicate once, and refuses a bad signature', async () => {
     // The import lines are the reader's; the test hands the same modules in, and listens on any free port.
     const code = receiverCode
