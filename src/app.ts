@@ -17,6 +17,7 @@ import { callerIdentification } from './http/identify-caller.js';
 import { idempotency } from './http/idempotency.js';
 import { journal } from './http/journal.js';
 import { jsonBody } from './http/json-body.js';
+import { largeBodyLane } from './http/large-body-lane.js';
 import { isUnder } from './http/path-prefix.js';
 import { observeResponses, type ResponseObserver } from './http/observe-responses.js';
 import { rateLimit } from './http/enforce-rate-limit.js';
@@ -73,8 +74,15 @@ function under(prefix: string, middleware: SandboxMiddleware): SandboxMiddleware
  * idempotency sits right around the handler, after validation, so it only ever remembers requests
  * that reached the operation.
  */
-function operationPipeline(op: OperationDef, delays: ArtificialDelays): SandboxMiddleware[] {
-  return [deprecation(), applyScenarios(delays), authenticate(), ...(op.body ? [jsonBody()] : []), validateRequest(op), idempotency()];
+function operationPipeline(op: OperationDef, delays: ArtificialDelays, lane: SandboxMiddleware): SandboxMiddleware[] {
+  return [
+    deprecation(),
+    applyScenarios(delays),
+    authenticate(),
+    ...(op.body ? [lane, jsonBody()] : []),
+    validateRequest(op),
+    idempotency(),
+  ];
 }
 
 export function createApp(options: CreateAppOptions = {}): MockApp {
@@ -105,10 +113,12 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
   // Errors never reach Koa's own handler (the envelope answers them); keep it silent in test suites.
   app.silent = true;
 
+  // One lane map for the app: an account's large bodies take turns whatever operation they go to.
+  const lane = largeBodyLane();
   const v1 = compose<SandboxContext>([
     callerIdentification(),
     rateLimit(),
-    apiRoutes(API_PREFIX, operations, (op) => operationPipeline(op, app.delays)),
+    apiRoutes(API_PREFIX, operations, (op) => operationPipeline(op, app.delays, lane)),
   ]) as SandboxMiddleware;
 
   const stack: SandboxMiddleware[] = [
