@@ -33,7 +33,12 @@ export class DueAccounts<A> {
     if (!queue) this.queues.set(clock, (queue = new ClockQueue<A>(clock)));
     queue.accounts.put(at, account);
     this.filedIn.set(account, queue);
-    if (was && was !== queue) this.refile(was);
+    // Moved to another clock (the account got its own): out of the old queue, or that queue keeps a
+    // past-due entry the timer would be armed for again and again.
+    if (was && was !== queue) {
+      was.accounts.delete(account);
+      this.refile(was);
+    }
     this.refile(queue);
   }
 
@@ -61,7 +66,8 @@ export class DueAccounts<A> {
   dueNow(): A[] {
     const due: A[] = [];
     for (const queue of this.running.upTo(this.realTime())) {
-      due.push(...queue.accounts.upTo(queue.clock.now()));
+      // One by one: a spread of ~120k accounts would overflow the call stack in the timer.
+      for (const account of queue.accounts.upTo(queue.clock.now())) due.push(account);
       // Set since it was filed (not through a clock call): filed again where it is now.
       this.refile(queue);
     }
