@@ -17,8 +17,11 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** The keep-alive pools of one hub: closed with it, so no socket outlives a reset or a close. */
 export class Connections {
-  readonly http = new HttpAgent({ keepAlive: true });
-  readonly https = new HttpsAgent({ keepAlive: true });
+  // Bounded like the fetch it replaced (undici closes idle sockets after 4 s): a tenant with many
+  // receivers that never close their end cannot pin the process's file descriptors.
+  private static readonly OPTIONS = { keepAlive: true, timeout: 4_000, maxFreeSockets: 64, maxTotalSockets: 512 };
+  readonly http = new HttpAgent(Connections.OPTIONS);
+  readonly https = new HttpsAgent(Connections.OPTIONS);
 
   close(): void {
     this.http.destroy();

@@ -26,6 +26,8 @@ writeFileSync(path.join(work, 'test', 'small.json'), JSON.stringify(fixture({ cu
 writeFileSync(path.join(work, 'test', 'broken.json'), JSON.stringify({ ...fixture({ customers: -1 }) }));
 writeFileSync(path.join(root, 'outside.json'), JSON.stringify(fixture({ customers: 1 })));
 symlinkSync(path.join(root, 'outside.json'), path.join(work, 'test', 'link.json'));
+writeFileSync(path.join(work, 'test', 'secrets.json'), 'NPM_TOKEN=npm_supersecret\n');
+writeFileSync(path.join(work, '.env.probe'), 'NPM_TOKEN=npm_supersecret\n');
 
 /** The server runs in `work`, as a test runner started in a project folder would. */
 const inWork = () => vi.spyOn(process, 'cwd').mockReturnValue(work);
@@ -61,6 +63,17 @@ describe('contract §3.2: an account from a fixture path', () => {
   ])('refuses %s with 422 naming fixture', async (given, message) => {
     inWork();
     expectError(await create({ fixture: given }), 'validation_failed', { api: false, param: 'fixture', errors: { fixture: [message] } });
+  });
+});
+
+describe('a fixture path never reads a file back to the caller', () => {
+  it.each(['test/secrets.json', './.env.probe'])('refuses %s without quoting a byte of it', async (given) => {
+    inWork();
+    const res = await create({ fixture: given });
+    expect(res.status).toBe(422);
+    expect(res.body.error.param).toBe('fixture');
+    expect(res.text).not.toContain('supersecret');
+    expect(res.text).not.toContain('NPM_TOKEN');
   });
 });
 
