@@ -1,19 +1,27 @@
 /**
- * What a kept string weighs, for the byte budgets of the journal and the idempotency store. UTF-8
- * bytes are what a user reads in the docs and what a body's length is stated in; they are also an
- * upper bound of what V8 holds for the string (1 byte a character in a one-byte string, 2 in a
- * two-byte one, never more than its UTF-8 encoding), so a budget counted in them bounds memory.
+ * What a kept string weighs, for the byte budgets of the journal, the idempotency store and the
+ * webhook delivery log: an upper bound of both its UTF-8 bytes (what a user reads in the docs and
+ * what a body's length is stated in) and what V8 holds for it. V8 keeps a string one byte a unit
+ * while every character is Latin-1, and two bytes a unit as soon as one is not: a mostly ASCII text
+ * with one `€` takes twice its UTF-8 size, so such a string weighs 2 bytes a unit at least.
  */
 
 /** Below this many UTF-16 units a string is weighed at 3 bytes each (its UTF-8 maximum) instead of scanned. */
 const SCAN_ABOVE = 1024;
 
 /**
- * The UTF-8 bytes of `text`, or an upper bound of them for a short string (3 bytes a UTF-16 unit),
- * so the common small body costs no scan on the request path; a long one is counted exactly.
+ * The weight of `text`: 3 bytes a UTF-16 unit for a short string, so the common small body costs
+ * no scan on the request path; a long one is scanned once.
  */
 export function weighText(text: string): number {
-  return text.length <= SCAN_ABOVE ? text.length * 3 : Buffer.byteLength(text);
+  return text.length <= SCAN_ABOVE ? text.length * 3 : heldBytes(text);
+}
+
+/** The weight of `text`, scanned: its UTF-8 bytes, or two bytes a unit when that is more. */
+export function heldBytes(text: string): number {
+  const bytes = Buffer.byteLength(text);
+  // Pure ASCII is one byte a unit both ways; anything else may be held two bytes a unit.
+  return bytes === text.length ? bytes : Math.max(bytes, 2 * text.length);
 }
 
 /** Whether `text` is more than `limit` UTF-8 bytes, scanning it only when its length cannot tell. */

@@ -16,6 +16,7 @@
  * Entries sit on two doubly linked lists (the sandbox's and their account's), in creation order, so
  * adding, dropping and listing newest first never copy the log.
  */
+import { heldBytes } from '../protocol/text-bytes.js';
 
 /** A delivery's body: the JSON text sent, shared by every delivery of one event. */
 export interface LoggedPayload {
@@ -44,7 +45,7 @@ export const ENTRY_OVERHEAD = 1024;
 
 /** A payload's text and its size; made once per event and shared by its deliveries. */
 export function loggedPayload(text: string): LoggedPayload {
-  return { text, bytes: Buffer.byteLength(text) };
+  return { text, bytes: heldBytes(text) };
 }
 
 interface Node<T> {
