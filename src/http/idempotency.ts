@@ -73,6 +73,8 @@ async function runAndRemember(ctx: SandboxContext, next: Next, lookup: Extract<I
   }
   const answer = ctx.state.reply;
   if (!answer) throw new Error('idempotency must wrap a handler that replies');
+  // Reset or deleted while it ran: nothing of it is remembered in the account's new state.
+  if (!ctx.state.world.store.holds(ctx.state.store!)) return lookup.finish(undefined);
   lookup.finish(
     isKept(answer.status) ? { status: answer.status, body: answer.body === null ? undefined : replyText(answer), headers: {} } : undefined,
   );
@@ -102,6 +104,12 @@ async function idempotent(ctx: SandboxContext, next: Next, key: string | string[
   if (!store) throw new Error('idempotency must run after authenticate');
   ctx.state.idempotencyKey = value;
   const fingerprint = fingerprintOf(ctx);
+  // The account was reset or deleted while the body arrived: the request finishes against the state
+  // it started in (contract §4.1), and its key is not remembered in the account that replaced it.
+  if (!ctx.state.world.store.holds(store)) {
+    await next();
+    return;
+  }
   for (;;) {
     const { idempotency } = ctx.state.world;
     // Remembered for 24 hours of the account's clock (contract §4.1).

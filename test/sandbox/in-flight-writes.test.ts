@@ -116,3 +116,23 @@ describe('contract §4.1: POST /v1/auth/keys in flight while its account is rese
     });
   }
 });
+
+describe('spec §8 and contract §4.1: an Idempotency-Key of a request in flight while its account is reset', () => {
+  it('is not remembered in the reset account: a retry after the reset runs anew', async () => {
+    mock = await startServer();
+    const server = mock;
+    const tenant = await createTenant(server);
+    const { headers, bytes } = bodies.plain;
+    const keyed = { ...headers, ...bearer(tenant.token), 'Idempotency-Key': 'k-race' };
+    const first = await splitBody(server, '/v1/auth/keys', keyed, bytes, async () => {
+      expect((await fetch(`${server.url}/__admin/accounts/${tenant.id}/reset`, { method: 'POST' })).status).toBe(200);
+    });
+    expect(first.status).toBe(201);
+    const retry = await fetch(`${server.url}/v1/auth/keys`, { method: 'POST', headers: keyed, body: bytes });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    const made = (await retry.json()) as { id: string; token: string };
+    expect(made.id).not.toBe(first.body.id);
+    expect(await status(server, made.token)).toBe(200);
+  });
+});
