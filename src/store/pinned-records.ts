@@ -146,11 +146,13 @@ const text = (description: string, maxLength = 500) => ({ type: 'string', minLen
 const slug = (description: string) => ({ type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}$', description });
 const instant = (description: string) => ({ type: 'string', format: 'date-time', description });
 const currency = (description: string) => ({ type: 'string', pattern: '^[a-z]{3}$', description });
+/** A collection's title in the singular, for its items (English: `Inboxes` is the one -es). */
+const singular = (plural: string) => (plural.endsWith('xes') ? plural.slice(0, -2) : plural.replace(/s$/, ''));
 const list = (title: string, description: string, required: string[], properties: Record<string, unknown>) => ({
   type: 'array',
   title,
   description,
-  items: { type: 'object', title: title.replace(/s$/, ''), additionalProperties: false, required, properties },
+  items: { type: 'object', title: singular(title), additionalProperties: false, required, properties },
 });
 
 const FORM_FIELD_SCHEMA = {
