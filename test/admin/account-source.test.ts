@@ -32,6 +32,11 @@ writeFileSync(path.join(work, '.env.probe'), 'NPM_TOKEN=npm_supersecret\n');
 /** The server runs in `work`, as a test runner started in a project folder would. */
 const inWork = () => vi.spyOn(process, 'cwd').mockReturnValue(work);
 
+// The shipped scenario catalog is read once per process and names its files relative to the working
+// directory: read it before any test here fakes that directory, so later files of this worker (which
+// share the process) see the paths they expect.
+makeApp();
+
 async function create(body: object) {
   return client(makeApp())
     .post('/__admin/accounts')
