@@ -15,7 +15,7 @@
  * only dist/cli.js (what `npx` and the image start), and skipping tsc there takes ~10 s off the
  * serial start of every `npm test` (issue 14.5). The bundle is the same file either way.
  */
-import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -172,3 +172,7 @@ await build({
   banner: requireBanner('__cliCreateRequire'),
   plugins,
 });
+
+// The package's bin is executable as built: npm makes an installed bin executable when it links it,
+// but `npx` in this folder may reuse a link made before a rebuild wrote the file afresh.
+chmodSync('dist/cli.js', 0o755);
