@@ -97,38 +97,33 @@ const schemaCompilerApart = {
   },
 };
 
+/** What every bundle here shares: Node 20, one file set, quiet unless something is wrong. */
+const nodeBundle = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning', allowOverwrite: true };
+/** The libraries' minification: whitespace and syntax, names kept for users' stack traces. */
+const libraryMinify = { minifyWhitespace: true, minifySyntax: true };
+
 await build({
+  ...nodeBundle,
+  ...libraryMinify,
   stdin: { contents: `module.exports = { ajv: require('ajv'), 'ajv-formats': require('ajv-formats') };`, resolveDir: '.', loader: 'js' },
   outfile: `dist/${SCHEMA_COMPILER}`,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
   format: 'cjs',
-  logLevel: 'warning',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  allowOverwrite: true,
 });
 
 const plugins = [jsonAsParse, oneMimeDb, schemaCompilerApart];
 
 if (!cliOnly)
   await build({
+    ...nodeBundle,
+    // Names kept (unlike the CLI's): a library's stack traces show up in its users' test failures.
+    ...libraryMinify,
     entryPoints: ['src/index.ts', 'src/vitest.ts'],
     outdir: 'dist',
     // Chunks land in dist/ itself, beside the entries: src/package-dirs.ts resolves the package root as `..`.
     chunkNames: 'chunk-[hash]',
     splitting: true,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
     format: 'esm',
-    logLevel: 'warning',
-    // Names kept (unlike the CLI's): a library's stack traces show up in its users' test failures.
-    minifyWhitespace: true,
-    minifySyntax: true,
     external: ['vitest'],
-    allowOverwrite: true,
     banner: requireBanner('__libCreateRequire'),
     plugins,
   });
@@ -142,31 +137,23 @@ if (!cliOnly)
  */
 if (!cliOnly)
   await build({
+    ...nodeBundle,
+    ...libraryMinify,
     entryPoints: ['src/index.ts'],
     outfile: 'dist/index.cjs',
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
     format: 'cjs',
-    logLevel: 'warning',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    allowOverwrite: true,
     define: { 'import.meta.url': '__importMetaUrl' },
     banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins,
   });
 
 await build({
+  ...nodeBundle,
   entryPoints: ['src/cli.ts'],
   outfile: 'dist/cli.js',
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
   format: 'esm',
-  logLevel: 'warning',
   minify: true,
-  // No `keepNames`: it wraps every function created at run time in a defineProperty call, Koa's
+  // No `libraryMinify`: it wraps every function created at run time in a defineProperty call, Koa's
   // per-request closures included, which cost about a third of the CLI's throughput. Error classes
   // set their `name` themselves, and nothing else reads function names.
   banner: requireBanner('__cliCreateRequire'),
