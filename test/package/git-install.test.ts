@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess, type RunningCli } from '../support/cli.js';
+import { npmEnv, probeInstalledLibrary } from '../support/installed-package.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const running: RunningCli[] = [];
@@ -17,15 +18,6 @@ const running: RunningCli[] = [];
 afterAll(() => {
   for (const r of running) r.child.kill('SIGKILL');
 });
-
-const npmEnv: NodeJS.ProcessEnv = {
-  ...process.env,
-  npm_config_prefer_offline: 'true',
-  npm_config_update_notifier: 'false',
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_loglevel: 'error',
-};
 
 describe('installed from git (npm i git+file://…)', () => {
   it('builds on install: the library imports and the CLI starts', async () => {
@@ -35,22 +27,7 @@ describe('installed from git (npm i git+file://…)', () => {
     execFileSync('npm', ['install', '--save-dev', `git+file://${ROOT}`], { cwd: project, env: npmEnv, stdio: 'pipe' });
     const installed = path.join(project, 'node_modules', 'creator-commerce-mock');
     expect(readdirSync(path.join(installed, 'dist'))).toEqual(expect.arrayContaining(['cli.js', 'index.js', 'index.d.ts', 'vitest.js']));
-    const probe = execFileSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        [
-          "const { startMockServer } = await import('creator-commerce-mock');",
-          'const mock = await startMockServer({ port: 0 });',
-          "const res = await fetch(mock.apiUrl + '/status', { headers: { Authorization: 'Bearer cc_test_free_default_key' } });",
-          'console.log(res.status);',
-          'await mock.close();',
-        ].join('\n'),
-      ],
-      { cwd: project, encoding: 'utf8' },
-    );
-    expect(probe.trim()).toBe('200');
+    expect(probeInstalledLibrary(project)).toBe('422 validation_failed');
     const server = await startProcess(path.join(project, 'node_modules', '.bin', 'creator-commerce-mock'), ['--port', '0'], {}, project);
     running.push(server);
     expect((await fetch(`${server.url}/__admin/health`)).status).toBe(200);

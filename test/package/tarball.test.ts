@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess, type RunningCli } from '../support/cli.js';
+import { npmEnv, probeInstalledLibrary } from '../support/installed-package.js';
 import { copiesOf, imagePath, parseDockerfile, replayStage, type Stage } from '../support/dockerfile.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,16 +21,6 @@ const running: RunningCli[] = [];
 const stages = parseDockerfile(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
 const buildStage = stages[0]!;
 const runtimeStage = stages.at(-1)!;
-
-/** npm as the tests and the replayed build run it: from the cache where it can, quietly. */
-const npmEnv: NodeJS.ProcessEnv = {
-  ...process.env,
-  npm_config_prefer_offline: 'true',
-  npm_config_update_notifier: 'false',
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_loglevel: 'error',
-};
 
 function npm(args: string[], cwd: string): string {
   return execFileSync('npm', args, { cwd, encoding: 'utf8', env: npmEnv });
@@ -186,22 +177,7 @@ describe('the packed tarball', () => {
       );
       expect(probe.split('\n').sort().join(' ').trim()).toBe('function function function');
       // The library's chunk reads the same dist/schema-compiler.cjs on its first compile.
-      const validated = execFileSync(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
-          [
-            "const { startMockServer } = await import('creator-commerce-mock');",
-            'const mock = await startMockServer({ port: 0 });',
-            "const res = await fetch(mock.apiUrl + '/web/crawl', { method: 'POST', headers: { Authorization: 'Bearer cc_test_paid_default_key', 'Content-Type': 'application/json' }, body: '{\"url\":5}' });",
-            'console.log(res.status, (await res.json()).error.code);',
-            'await mock.close();',
-          ].join('\n'),
-        ],
-        { cwd: project, encoding: 'utf8' },
-      );
-      expect(validated.trim()).toBe('422 validation_failed');
+      expect(probeInstalledLibrary(project)).toBe('422 validation_failed');
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
     }, 300_000);
