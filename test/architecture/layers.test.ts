@@ -89,7 +89,7 @@ describe('issue 15: one direction of dependencies', () => {
     expect(output).toMatch(named);
   });
 
-  it('issue 15.1: the architecture page draws the layers from the list the check reads', () => {
+  it('the architecture page draws the layers from the list the check reads', () => {
     const page = readFileSync(path.join(PACKAGE_ROOT, 'docs', 'architecture.md'), 'utf8');
     expect(page).toContain('```\n' + layerDiagram() + '\n```');
   });
