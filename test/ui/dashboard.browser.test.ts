@@ -280,6 +280,128 @@ describe('issue 19: the dashboard in a browser (contract §4.4)', () => {
     expect(unexpectedErrors(watched, 0)).toEqual([]);
   });
 
+  it('contract §4.4: the Webhooks region is in view at 1280×800 without scrolling', async () => {
+    const page = await context.newPage();
+    await page.goto(`${mock.url}/__admin/ui`);
+    const webhooks = region(page, 'Webhooks');
+    await webhooks.getByRole('button', { name: 'Trigger event' }).waitFor({ timeout: WAIT_MS });
+    expect(await page.evaluate<number>('window.scrollY')).toBe(0);
+    // Its heading and its controls: the whole Trigger event row lies inside the first screen.
+    const heading = await webhooks.getByRole('heading', { name: 'Webhooks' }).boundingBox();
+    const trigger = await webhooks.getByRole('button', { name: 'Trigger event' }).boundingBox();
+    expect(heading!.y).toBeGreaterThanOrEqual(0);
+    expect(trigger!.y + trigger!.height).toBeLessThanOrEqual(800);
+    await page.close();
+  });
+
+  it('contract §4.4: every account picker shows the account name beside its id', async () => {
+    const { account } = await mock.admin.accounts.get(ACCOUNTS.free);
+    expect(account.name).toBeTruthy();
+    for (const name of ['Requests', 'Scenarios', 'Webhooks']) {
+      const picker = region(main.page, name).getByLabel('Account');
+      const option = picker.getByRole('option', { name: `${ACCOUNTS.free} — ${account.name}` });
+      await eventually(async () => (await option.count()) === 1, `the ${name} picker names ${ACCOUNTS.free}`);
+      expect(await option.getAttribute('value')).toBe(ACCOUNTS.free);
+    }
+  });
+
+  it("contract §4.4: choosing a scenario shows what its params take, from the scenario's declaration", async () => {
+    const scenarios = region(main.page, 'Scenarios');
+    const declared = (await mock.admin.scenarios.list()).available.find((scenario) => scenario.name === 'rate-limited')!;
+    expect(Object.keys(declared.params ?? {})).toEqual(['retry_after']);
+    await scenarios.getByLabel('Scenario').selectOption('rate-limited');
+    const params = scenarios.getByLabel('Params (JSON)');
+    const hint = main.page.locator(`#${await params.getAttribute('aria-describedby')}`);
+    await hint.getByText('retry_after').waitFor({ timeout: WAIT_MS });
+    expect(await hint.textContent()).toContain('integer or null, 0–86400, default null');
+    expect(await params.getAttribute('placeholder')).toBe('{"retry_after":null}');
+    await scenarios.getByLabel('Scenario').selectOption('server-error');
+    await hint.getByText('server-error takes no params.').waitFor({ timeout: WAIT_MS });
+  });
+
+  it("contract §4.1, §4.4: an account's own clock, from the page: own clock, Freeze, Advance, Set, Run", async () => {
+    // A new account: the accounts the other tests use stay on the sandbox clock.
+    const { account } = await mock.admin.accounts.create({});
+    const id = account.id;
+    const sandboxNow = (await mock.admin.clock.get()).now;
+    const accounts = region(main.page, 'Accounts');
+    const item = accounts.getByRole('listitem').filter({ hasText: id }).first();
+    await item.getByText(id, { exact: true }).click();
+    await item.getByRole('button', { name: `Own clock for ${id}` }).click();
+    await eventually(async () => !(await mock.admin.accounts.clock(id).get()).shared, 'the account has its own clock');
+    await item.getByText('own clock)').waitFor({ timeout: WAIT_MS });
+
+    await item.getByRole('button', { name: `Freeze clock of ${id}` }).click();
+    await item.getByText('(frozen, own clock)').waitFor({ timeout: WAIT_MS });
+    const frozenAt = (await mock.admin.accounts.clock(id).get()).now;
+    const shown = item.locator(`time[data-clock-of="${id}"]`);
+    expect(await shown.textContent()).toBe(frozenAt);
+
+    await item.getByLabel(`Seconds to advance ${id}`).fill('3600');
+    await item.getByRole('button', { name: `Advance clock of ${id}` }).click();
+    const advanced = new Date(Date.parse(frozenAt) + 3_600_000).toISOString();
+    await item.getByText(advanced).waitFor({ timeout: WAIT_MS });
+    expect(await mock.admin.accounts.clock(id).get()).toMatchObject({ now: advanced, mode: 'frozen', shared: false });
+    // The sandbox clock did not move.
+    expect((await mock.admin.clock.get()).now).toBe(sandboxNow);
+
+    await item.getByLabel(`Time for ${id}`).fill('2030-01-01T00:00:00Z');
+    await item.getByRole('button', { name: `Set clock of ${id}` }).click();
+    await item.getByText('2030-01-01T00:00:00.000Z').waitFor({ timeout: WAIT_MS });
+    await accounts.screenshot({ path: path.join(SCREENSHOTS, 'account-clock.png') });
+
+    await item.getByRole('button', { name: `Run clock of ${id}` }).click();
+    await eventually(async () => (await mock.admin.accounts.clock(id).get()).mode === 'running', 'the account clock runs');
+    await item.getByText('(running, own clock)').waitFor({ timeout: WAIT_MS });
+    await item.getByRole('button', { name: `Freeze clock of ${id}` }).click();
+    await eventually(async () => (await mock.admin.accounts.clock(id).get()).mode === 'frozen', 'the account clock is frozen again');
+  });
+
+  it('contract §4.3, §4.4: Create endpoint and Trigger event for an account; the delivery appears in Webhooks', async () => {
+    const receiver = await startReceiver(() => 204);
+    try {
+      const webhooks = region(main.page, 'Webhooks');
+      await webhooks.getByLabel('Account').selectOption(ACCOUNTS.free);
+      await webhooks.getByLabel('Endpoint URL').fill(receiver.url);
+      await webhooks.getByLabel('Events').fill('customer.created');
+      await webhooks.getByRole('button', { name: 'Create endpoint' }).click();
+      const endpoints = webhooks.getByRole('list', { name: `Endpoints of ${ACCOUNTS.free}` });
+      await endpoints.getByText(receiver.url).waitFor({ timeout: WAIT_MS });
+      const [endpoint] = (await mock.admin.webhooks.listEndpoints({ account_id: ACCOUNTS.free })).data;
+      expect(endpoint).toMatchObject({ url: receiver.url, events: ['customer.created'] });
+      await webhooks.getByText(`Created endpoint ${endpoint!.id} for ${ACCOUNTS.free}`, { exact: false }).waitFor({ timeout: WAIT_MS });
+
+      await webhooks.getByLabel('Event type').selectOption('customer.created');
+      await webhooks.getByRole('button', { name: 'Trigger event' }).click();
+      const [arrival] = await receiver.received(1);
+      expect(arrival!.json).toMatchObject({ type: 'customer.created', account_id: ACCOUNTS.free });
+      await webhooks.getByText(`Triggered customer.created (${arrival!.json.id})`, { exact: false }).waitFor({ timeout: WAIT_MS });
+      const delivery = webhooks.getByRole('listitem').filter({ hasText: 'customer.created' }).filter({ hasText: endpoint!.id });
+      await delivery.filter({ hasText: 'succeeded' }).waitFor({ timeout: WAIT_MS });
+      await webhooks.screenshot({ path: path.join(SCREENSHOTS, 'webhook-controls.png') });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('contract §4.4: instants never wrap, at 1280 px and at a phone width', async () => {
+    const wrapped =
+      "[...document.querySelectorAll('time, .instant')].filter((e) => e.getClientRects().length > 1).map((e) => e.textContent)";
+    const count = "document.querySelectorAll('time, .instant').length";
+    // The main page: requests, accounts and deliveries on show, one opened with its attempts.
+    expect(await main.page.evaluate<number>(count)).toBeGreaterThan(3);
+    expect(await main.page.evaluate<string[]>(wrapped)).toEqual([]);
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${mock.url}/__admin/ui`);
+    await region(phone, 'Requests').getByRole('listitem').first().waitFor({ timeout: WAIT_MS });
+    await region(phone, 'Webhooks').getByRole('listitem').first().waitFor({ timeout: WAIT_MS });
+    await region(phone, 'Webhooks').getByRole('listitem').first().locator('summary').first().click();
+    expect(await phone.evaluate<number>(count)).toBeGreaterThan(3);
+    expect(await phone.evaluate<string[]>(wrapped)).toEqual([]);
+    await phone.close();
+  });
+
   it('contract §4.4: readable at a phone width (390 px): no region wider than the screen', async () => {
     const page = await context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });

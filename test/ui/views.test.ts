@@ -1,12 +1,14 @@
 /** Contract §4.4: the dashboard's views, rendered in Node (they hold no DOM). */
 import { describe, expect, it, vi } from 'vitest';
 import type { ActiveScenarioView, JournalEntryView } from '../../src/ui/page/api-types.js';
-import { accountItem } from '../../src/ui/page/accounts-view.js';
+import { accountItem, accountLabel } from '../../src/ui/page/accounts-view.js';
 import { JournalFeed, journalEntry, matchesStatus, statusClass } from '../../src/ui/page/journal-view.js';
 import { jsonView } from '../../src/ui/page/json-view.js';
 import { layout } from '../../src/ui/page/layout.js';
+import { paramSummary, paramsExample, paramsHint } from '../../src/ui/page/params-hint.js';
 import { activeList, remainingText, scopeText } from '../../src/ui/page/scenarios-view.js';
 import { findAll, textOf, type VNode } from '../../src/ui/page/vnode.js';
+import { eventsField } from '../../src/ui/page/webhooks-view.js';
 
 function entry(id: number, changes: Partial<JournalEntryView> = {}): JournalEntryView {
   return {
@@ -29,18 +31,31 @@ function entry(id: number, changes: Partial<JournalEntryView> = {}): JournalEntr
 }
 
 const noop = () => {};
+const HANDLERS = {
+  freeze: noop,
+  run: noop,
+  advance: noop,
+  activate: noop,
+  scenarioChosen: noop,
+  filterRequests: noop,
+  useToken: noop,
+  createEndpoint: noop,
+  triggerEvent: noop,
+  webhookAccountChosen: noop,
+};
+const ACTIONS = { toggle: noop, reset: noop, remove: noop, reload: noop, setClock: noop, advanceClock: noop, setClockTime: noop };
 const byTag = (node: VNode, tag: string) => findAll(node, (inner) => inner.tag === tag);
 
 describe('the dashboard views (contract §4.4)', () => {
   it('contract §4.4: the regions, buttons and labels carry the accessible names the contract fixes', () => {
-    const handlers = { freeze: noop, run: noop, advance: noop, activate: noop, filterRequests: noop, useToken: noop };
-    const body = { tag: 'body', attrs: {}, children: layout(handlers) };
+    const body = { tag: 'body', attrs: {}, children: layout(HANDLERS) };
     const regions = byTag(body, 'section').map((section) => textOf(byTag(section, 'h2')[0]));
-    expect(regions).toEqual(['Clock', 'Requests', 'Accounts', 'Scenarios', 'Webhooks']);
+    // Page order: the clock, then the left column (requests, scenarios), then the right (accounts, webhooks).
+    expect(regions).toEqual(['Clock', 'Requests', 'Scenarios', 'Accounts', 'Webhooks']);
     const buttons = byTag(body, 'button').map(textOf);
-    expect(buttons).toEqual(expect.arrayContaining(['Freeze', 'Run', 'Advance', 'Activate']));
+    expect(buttons).toEqual(expect.arrayContaining(['Freeze', 'Run', 'Advance', 'Activate', 'Create endpoint', 'Trigger event']));
     const labels = byTag(body, 'label').map((label) => textOf(label.children[0]));
-    expect(labels).toEqual(expect.arrayContaining(['Seconds', 'Scenario', 'Account']));
+    expect(labels).toEqual(expect.arrayContaining(['Seconds', 'Scenario', 'Account', 'Endpoint URL', 'Event type']));
     // Every region is a landmark named by its heading.
     for (const section of byTag(body, 'section')) expect(section.attrs['aria-labelledby']).toBe(byTag(section, 'h2')[0]!.attrs.id);
   });
@@ -114,13 +129,76 @@ describe('the dashboard views (contract §4.4)', () => {
   it('contract §4.4: an account shows its plan and clock, its state as JSON, and names its Reset and Delete buttons after it', () => {
     const reset = vi.fn();
     const account = { id: 'acct_1', plan: 'paid', clock: { now: '2026-01-15T12:00:00Z', mode: 'frozen' as const, shared: false } };
-    const view = accountItem(account, { customers: [{ id: 'cus_1' }] }, true, { toggle: noop, reset, remove: noop, reload: noop });
+    const view = accountItem(account, { customers: [{ id: 'cus_1' }] }, false, { ...ACTIONS, reset });
     expect(textOf(byTag(view, 'summary')[0])).toBe('acct_1 · paid · 2026-01-15T12:00:00Z (frozen, own clock)');
     const buttons = byTag(view, 'button');
     expect(buttons.map((button) => button.attrs['aria-label'])).toEqual(['Reload state of acct_1', 'Reset acct_1', 'Delete acct_1']);
     (buttons[1]!.attrs.onclick as (event: Event) => void)({} as Event);
     expect(reset).toHaveBeenCalledWith('acct_1');
     expect(textOf(view)).toContain('customers [1] 0 {1 key} id: "cus_1"');
+  });
+
+  it("contract §4.1, §4.4: an opened account has its clock's controls, named after it; Own clock only while it follows the sandbox clock", () => {
+    const setClock = vi.fn();
+    const clock = { now: '2026-01-15T12:00:00Z', mode: 'running' as const, shared: true };
+    const shared = accountItem({ id: 'acct_1', plan: 'free', name: 'Ada', clock }, undefined, true, { ...ACTIONS, setClock });
+    const names = (view: VNode) => byTag(view, 'button').map((button) => button.attrs['aria-label']);
+    expect(names(shared)).toEqual([
+      'Own clock for acct_1',
+      'Freeze clock of acct_1',
+      'Run clock of acct_1',
+      'Advance clock of acct_1',
+      'Set clock of acct_1',
+      'Reload state of acct_1',
+      'Reset acct_1',
+      'Delete acct_1',
+    ]);
+    (byTag(shared, 'button')[0]!.attrs.onclick as (event: Event) => void)({} as Event);
+    expect(setClock).toHaveBeenCalledWith('acct_1', {});
+    (byTag(shared, 'button')[1]!.attrs.onclick as (event: Event) => void)({} as Event);
+    expect(setClock).toHaveBeenLastCalledWith('acct_1', { mode: 'frozen' });
+    expect(byTag(shared, 'input').map((input) => input.attrs['aria-label'])).toEqual(['Seconds to advance acct_1', 'Time for acct_1']);
+    const own = accountItem({ id: 'acct_1', plan: 'free', clock: { ...clock, shared: false } }, undefined, true, ACTIONS);
+    expect(names(own)).not.toContain('Own clock for acct_1');
+    // The instant is its own element, updated in place by the page (a running clock redraws nothing else).
+    expect(byTag(shared, 'time').map((time) => time.attrs['data-clock-of'])).toEqual(['acct_1']);
+  });
+
+  it('contract §4.4: account pickers show the name beside the id', () => {
+    expect(accountLabel({ id: 'acct_1', name: 'Free Tier Creator' })).toBe('acct_1 — Free Tier Creator');
+    expect(accountLabel({ id: 'acct_2' })).toBe('acct_2');
+  });
+
+  it('contract §4.4: the params hint says what a scenario takes, from its declaration, and the example is its defaults', () => {
+    const rateLimited = {
+      name: 'rate-limited',
+      description: '429',
+      params: {
+        retry_after: { description: 'Seconds until the reset.', type: ['integer', 'null'], minimum: 0, maximum: 86400, default: null },
+        when: { type: 'string', enum: ['before', 'after'] },
+      },
+    };
+    expect(textOf({ tag: 'div', attrs: {}, children: paramsHint(rateLimited) })).toBe(
+      'rate-limited takes: retry_after — integer or null, 0–86400, default null. Seconds until the reset. when — one of "before", "after"',
+    );
+    expect(paramsExample(rateLimited)).toBe('{"retry_after":null}');
+    expect(textOf({ tag: 'div', attrs: {}, children: paramsHint({ name: 'server-error', description: '500', params: {} }) })).toBe(
+      'server-error takes no params.',
+    );
+    expect(paramSummary({ type: 'string', format: 'date-time', default: '2026-01-01T00:00:00Z' })).toBe(
+      'string (date-time), default "2026-01-01T00:00:00Z"',
+    );
+  });
+
+  it('contract §4.4: instants are <time> elements (the style sheet keeps them on one line)', () => {
+    const view = journalEntry(entry(3));
+    expect(byTag(view, 'time').map((time) => time.attrs.datetime)).toEqual(['2026-01-15T12:00:00.000Z', '2026-01-15T12:00:00.000Z']);
+  });
+
+  it('contract §4.3: the Events field of a new endpoint is a list of types; empty means every event', () => {
+    expect(eventsField('customer.created, job.failed  inbox.updated')).toEqual(['customer.created', 'job.failed', 'inbox.updated']);
+    expect(eventsField('  ')).toBeUndefined();
+    expect(eventsField(undefined)).toBeUndefined();
   });
 
   it('contract §4.4: active scenarios show their scope and what remains, each with a Deactivate button', () => {

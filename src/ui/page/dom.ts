@@ -36,3 +36,6 @@ export function showIfChanged(parent: HTMLElement, data: unknown, render: () => 
   parent.dataset.shown = key;
   show(parent, ...render());
 }
+
+/** An element of the page's fixed layout (src/ui/page/layout.ts), by id. */
+export const byId = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;

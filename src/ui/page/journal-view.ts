@@ -1,6 +1,7 @@
 /** The Requests region (contract §4.4): journal entries, newest first; each opens its request and response. */
 import type { JournalEntryView, TruncatedBodyView } from './api-types.js';
 import { jsonView } from './json-view.js';
+import { timestamp } from './time-view.js';
 import { h, type Child, type VNode } from './vnode.js';
 
 /** The status filter's choices: a class of statuses, or "no answer" (a transport fault answered nothing). */
@@ -23,9 +24,9 @@ function queryText(query: JournalEntryView['query']): string {
 }
 
 function facts(entry: JournalEntryView): VNode {
-  const rows: Array<[string, string]> = [
+  const rows: Array<[string, Child]> = [
     ['Request id', entry.request_id],
-    ['Time', entry.timestamp],
+    ['Time', timestamp(entry.timestamp)],
     ['Operation', entry.operation_id ?? '(none)'],
     ['Account', entry.account_id ?? '(no known key)'],
     ['API key', entry.api_key_id ?? '(none)'],
@@ -69,7 +70,7 @@ export function journalEntry(entry: JournalEntryView): VNode {
         h('span', { class: 'method' }, entry.method),
         ' ',
         h('span', { class: 'path' }, entry.path + queryText(entry.query)),
-        h('span', { class: 'muted' }, ` ${entry.operation_id ?? ''} ${entry.timestamp}`),
+        h('span', { class: 'muted' }, ` ${entry.operation_id ?? ''} `, timestamp(entry.timestamp)),
       ),
       facts(entry),
       h('h4', {}, 'Request body'),
