@@ -40,6 +40,24 @@ function showClockInstants(list: HTMLElement, accounts: AccountView[]): void {
   }
 }
 
+/**
+ * Redraws `list` keeping what was typed into its fields and which one had the focus (fields are
+ * named after their account, so the same field is found again): a poll that brings a changed account
+ * (its credits, its state read) must not undo a half-typed clock change.
+ */
+function keepingTyped(list: HTMLElement, redraw: () => void): void {
+  const typed = new Map([...list.querySelectorAll('input')].map((input) => [input.getAttribute('aria-label'), input.value]));
+  const focused = list.contains(document.activeElement) ? document.activeElement?.getAttribute('aria-label') : null;
+  redraw();
+  for (const input of list.querySelectorAll('input')) {
+    const value = typed.get(input.getAttribute('aria-label'));
+    if (value !== undefined) input.value = value;
+  }
+  if (!focused || list.contains(document.activeElement)) return;
+  for (const control of list.querySelectorAll<HTMLElement>('input, button'))
+    if (control.getAttribute('aria-label') === focused) control.focus();
+}
+
 export function accountsController(wiring: AccountsWiring): AccountsController {
   let accounts: AccountView[] = [];
   const open = new Set<string>();
@@ -48,8 +66,10 @@ export function accountsController(wiring: AccountsWiring): AccountsController {
   const draw = () => {
     const shownStates = accounts.map((account) => (open.has(account.id) ? states.get(account.id) : undefined));
     const list = byId('accounts-list');
-    showIfChanged(list, drawnKey(accounts, shownStates, open), () =>
-      accounts.map((account, index) => accountItem(account, shownStates[index], open.has(account.id), actions)),
+    keepingTyped(list, () =>
+      showIfChanged(list, drawnKey(accounts, shownStates, open), () =>
+        accounts.map((account, index) => accountItem(account, shownStates[index], open.has(account.id), actions)),
+      ),
     );
     showClockInstants(list, accounts);
     wiring.listed(accounts);
