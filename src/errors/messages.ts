@@ -40,6 +40,7 @@ export const MESSAGES = {
   internal: 'An unexpected error occurred on our side. The request may be retried.',
   clockOutOfRange: (min: string, max: string) =>
     `must be from ${min} to ${max}: the instants with four-digit years, which every ISO 8601 parser reads`,
+  noSuchAccount: (id: string) => `No such account: '${id}'.`,
   unknownAccountCursor: (id: string) => `Invalid value for 'starting_after': no account '${id}' in the sandbox.`,
   accountClockSetting: 'must be shared, frozen, running, or an ISO 8601 instant with a time zone (e.g. 2026-01-01T00:00:00Z)',
   clockAdvancePast: (max: string, most: number) => `would move the clock past ${max}; at most ${most} from the clock's instant`,
