@@ -137,7 +137,7 @@ describe('contract §1: the CLI', () => {
     expect(clock).toEqual({ now: '2026-03-01T00:00:00.000Z', mode: 'frozen' });
   });
 
-  // issue 14.5: no wall-clock budget here (a loaded machine misses it); the CLI's own 2 s forced
+  // No wall-clock budget here (a loaded machine misses it); the CLI's own 2 s forced
   // exit is its code's business, and a hang fails the test by its timeout.
   it.each(['SIGTERM', 'SIGINT'] as const)('closes gracefully and exits 0 on %s', async (signal) => {
     running = await startCli(['--port', '0']);

@@ -33,7 +33,7 @@ const derived = new LruCache<AccountStore, Partial<ReadCollections>>(DERIVED_CAC
 /**
  * One account's data. Reachable only through `Store.forAccount`, so tenancy is enforced here.
  *
- * Only what the account changes is its own (issue 16). `collection(name)` reads: an owned collection
+ * Only what the account changes is its own, so a tenant that only reads costs its keys. `collection(name)` reads: an owned collection
  * if the account has written it, else its seeded records derived from (seed, account, template,
  * creation instant) and held, frozen, in a small process-wide cache, derived again after an eviction.
  * `write(name)` is the only way to a collection that can change: the first write to a seeded

@@ -1,5 +1,5 @@
 /**
- * Property tests over every operation of the operation table, invalid inputs (issue: proof, item 3):
+ * Property tests over every operation of the operation table, invalid inputs:
  * mutations of valid requests (test/support/requests.ts). Whether a mutation must be refused is
  * decided by the declaration's own validators; the invariants are checked after every request by
  * test/support/fuzz-world.ts. Run counts are bounded so the file stays fast.

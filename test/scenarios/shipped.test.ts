@@ -41,7 +41,7 @@ describe('rate-limited (contract §3.5; spec §8)', () => {
     expect(readRateLimit(res)).toMatchObject({ quota: 3000, remaining: 0 });
   });
 
-  it('issue 14.5: `retry_after` is the time to the simulated reset: RateLimit t and X-RateLimit-Reset agree with Retry-After', async () => {
+  it('`retry_after` is the time to the simulated reset: RateLimit t and X-RateLimit-Reset agree with Retry-After', async () => {
     const c = client(makeApp());
     await activate(c, { name: 'rate-limited', params: { retry_after: 2 } });
     const viaActivation = await c.get('/v1/status').set(bearer(KEYS.free));
@@ -224,7 +224,7 @@ describe('slow-responses (contract §3.5)', () => {
     expect(performance.now() - began).toBeGreaterThanOrEqual(295);
   });
 
-  it('issue 14.5: a delayed request does not hold up the others (event order, no wall-clock budget)', async () => {
+  it('a delayed request does not hold up the others (event order, no wall-clock budget)', async () => {
     const mock = await start({ clock: FROZEN_AT, scenarios: ['slow-responses;api_key_id=key_free_default;delay_ms=30000;times=5'] });
     let slowSettled = false;
     const slow = fetch(`${mock.apiUrl}/status`, { headers: bearer(KEYS.free) }).then(
@@ -279,7 +279,7 @@ describe('deprecated-operations (contract §3.5; spec §9)', () => {
     expect([other.headers.deprecation, other.headers.sunset, other.headers.link]).toEqual([undefined, undefined, undefined]);
   });
 
-  it('issue 14.1 (§9.3): the defaults are Deprecation 2026-01-01, Sunset a year later (six months by every reading), and a Link; errors carry them too', async () => {
+  it('spec §9.3: the defaults are Deprecation 2026-01-01, Sunset a year later (six months by every reading), and a Link; errors carry them too', async () => {
     const c = client(makeApp());
     await activate(c, { name: 'deprecated-operations', operation_id: 'getJob' });
     const res = await c.get('/v1/jobs/job_nope').set(bearer(KEYS.free));
@@ -333,7 +333,7 @@ describe('deprecated-operations (contract §3.5; spec §9)', () => {
 
   it('§9: a sunset less than six months after deprecated_at is refused with 422 naming the param', async () => {
     const c = client(makeApp());
-    // Six calendar months after the default deprecated_at, but only 181 days (issue 14.1).
+    // Six calendar months after the default deprecated_at, but only 181 days: spec §9.3's "six months" is held to both readings.
     const early = await c.post('/__admin/scenarios').send({ name: 'deprecated-operations', params: { sunset: '2026-07-01T00:00:00Z' } });
     expectError(early, 'validation_failed', {
       api: false,
