@@ -4,6 +4,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../src/config/settings.js';
 import { runCli, startCli, type RunningCli } from './support/cli.js';
 
 let running: RunningCli | undefined;
@@ -23,6 +24,9 @@ describe('contract §1: the CLI', () => {
   it('prints usage listing every flag and its environment variable, and exits 0 on --help', async () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);
+    for (const setting of SETTINGS) expect(result.stdout).toContain(`--${setting.flag}`);
+    for (const setting of SETTINGS) expect(result.stdout).toContain(setting.env);
+    // Contract §1's names, written out on purpose: a deliberate change detector (the loops above read the table).
     for (const name of [
       '--port',
       'PORT',

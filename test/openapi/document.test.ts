@@ -170,23 +170,8 @@ describe('GET /openapi.json', () => {
   it('every success body is a named component, and no component is named after a global', () => {
     const bodies = OPERATIONS.map((op) => operationIn(served, op).responses[String(op.success.status)].content['application/json'].schema);
     expect(bodies.map((schema) => schema.$ref)).toEqual(OPERATIONS.map((op) => `#/components/schemas/${String(op.success.schema.title)}`));
-    expect(bodies.map((schema) => schema.$ref.split('/').pop()).sort()).toEqual(
-      [
-        'ApiKey',
-        'ApiKeyList',
-        'StatusReport',
-        'Job',
-        'Job',
-        'FormSubmission',
-        'ConversionResult',
-        'Inbox',
-        'MessageList',
-        'ExperienceList',
-        'ExperienceLinkDeletion',
-        'DiscountDeletion',
-        'EventSession',
-      ].sort(),
-    );
+    // The names are the operations' own (above); each is a type name a generator can emit as is.
+    expect(bodies.map((schema) => schema.$ref.split('/').pop()).filter((name) => !/^[A-Z][A-Za-z]*$/.test(name))).toEqual([]);
     for (const name of ['Experience', 'Message']) expect(served.components.schemas[name], name).toBeDefined();
     expect(Object.keys(served.components.schemas).filter((name) => name in globalThis)).toEqual([]);
   });

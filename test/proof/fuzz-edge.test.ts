@@ -64,6 +64,8 @@ const ID_POOL = [
 ];
 
 const TOKENS = ['cc_test_free_default_key', 'cc_test_paid_default_key', 'cc_test_free_read_only_key', 'cc_test_nope', '', 'Bearer'];
+// Contract §3.5's table by name, and a name that is none. Not the whole catalog: a transport fault
+// (§4.2) drops the answer the invariants read.
 const SCENARIOS = ['rate-limited', 'crawl-fails', 'keys-expired', 'server-error', 'slow-responses', 'deprecated-operations', 'nope'];
 
 function jsonValue(random: () => number, pick: Pick, depth = 0): unknown {

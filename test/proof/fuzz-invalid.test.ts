@@ -10,7 +10,7 @@ import { OPERATIONS } from '../../src/resources/index.js';
 import { FuzzWorld } from '../support/fuzz-world.js';
 import { fuzzRuns } from '../support/fuzz-runs.js';
 
-// 20 cases per operation: 260 requests, each followed by two state snapshots (fuzz-world.ts).
+// 20 cases per operation (20 × OPERATIONS.length requests), each followed by two state snapshots (fuzz-world.ts).
 const RUNS = fuzzRuns(20);
 
 // One sandbox for the whole file: the invariants are checked request by request, so operations may

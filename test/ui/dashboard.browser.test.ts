@@ -124,6 +124,7 @@ describe('the dashboard in a browser (contract §4.4)', () => {
   it('contract §4.4: GET /__admin/ui shows the five regions, and the page weighs under 100 KB transferred', async () => {
     const response = await main.page.goto(`${mock.url}/__admin/ui`);
     expect(response?.status()).toBe(200);
+    // The names contract §4.4 fixes, written out on purpose: a renamed region must fail here.
     for (const name of ['Clock', 'Accounts', 'Requests', 'Scenarios', 'Webhooks']) {
       await region(main.page, name).waitFor({ timeout: WAIT_MS });
     }

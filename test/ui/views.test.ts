@@ -36,6 +36,7 @@ describe('the dashboard views (contract §4.4)', () => {
     const handlers = { freeze: noop, run: noop, advance: noop, activate: noop, filterRequests: noop, useToken: noop };
     const body = { tag: 'body', attrs: {}, children: layout(handlers) };
     const regions = byTag(body, 'section').map((section) => textOf(byTag(section, 'h2')[0]));
+    // A deliberate change detector: contract §4.4 fixes these names, and scripts find the regions by them.
     expect(regions).toEqual(['Clock', 'Requests', 'Accounts', 'Scenarios', 'Webhooks']);
     const buttons = byTag(body, 'button').map(textOf);
     expect(buttons).toEqual(expect.arrayContaining(['Freeze', 'Run', 'Advance', 'Activate']));
