@@ -1,6 +1,6 @@
 /**
- * Input decoding, hardened against hostile input: request bodies in content codings, empty bodies, keys that
- * are names of Object.prototype members, and the clock's range. Every refusal is the envelope with a
+ * Input decoding, hardened against hostile input: request bodies in content codings, empty bodies,
+ * keys that are names of Object.prototype members, and the clock's range. Every refusal is the envelope with a
  * Request-Id, and the sandbox keeps serving afterwards.
  */
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';

@@ -1,6 +1,7 @@
 /**
- * Schemas reshaped so that generated clients type them (named components, maps for open objects) must refuse and explain
- * exactly as before: the reshaping is for generators, not for clients that send bad data.
+ * Schemas reshaped so that generated clients type them (named components, maps for open objects)
+ * must refuse and explain exactly as before: the reshaping is for generators, not for clients that
+ * send bad data.
  */
 import { describe, expect, it } from 'vitest';
 import { bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';

@@ -1,6 +1,7 @@
 /**
- * Bad input never crashes and never leaks a stack: a seeded fuzz over every /v1 operation and every admin route, on a real
- * socket, with and without an admin token. Its vocabulary is what the attacker's probes of the hardening review used:
+ * Bad input never crashes and never leaks a stack: a seeded fuzz over every /v1 operation and every
+ * admin route, on a real socket, with and without an admin token. Its vocabulary is what the
+ * attacker's probes of the hardening review used:
  * path case and slashes, content codings (valid, stacked, upper case, corrupt, unknown), `Prefer`
  * elements with hostile parameter names, bodies of every JSON shape and some that are not JSON,
  * foreign `Origin`s, admin tokens right and wrong, resets and clock moves in the middle of it all.

@@ -1,6 +1,6 @@
 /**
- * Filters and deep cursors cost O(log n + page), not a scan: the journal's filters (`account_id`, `api_key_id`,
- * `operation_id`, contract §3.4) and deep cursors are answered from indexes. Pinned here against a
+ * The journal's filters (`account_id`, `api_key_id`, `operation_id`, contract §3.4) and deep cursors
+ * are answered from indexes, in O(log n + page) instead of a scan. Pinned here against a
  * naive model of the journal (a list of arrivals, filtered newest first), through random arrivals,
  * answers in any order, evictions by the ring, account forgets and clears.
  */

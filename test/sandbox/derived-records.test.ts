@@ -1,6 +1,6 @@
 /**
- * Tenants cost little to create and reset: an account's seeded records are derived from (seed, account, template,
- * creation instant) when first needed, not made at creation, so creating and resetting a tenant
+ * Tenants cost little to create and reset: an account's seeded records are derived from (seed,
+ * account, template, creation instant) when first needed, not made at creation, so creating and resetting a tenant
  * hold and copy nothing but its account record and keys. Structural checks only (what the account
  * holds), never heap bytes or timings: those are `npm run bench -- --only tenants`.
  */
