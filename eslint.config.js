@@ -1,4 +1,4 @@
-// The type-checked linter (issue 15.5): typescript-eslint's recommended-type-checked rules over every
+// The type-checked linter: typescript-eslint's recommended-type-checked rules over every
 // TypeScript file the project type-checks (tsconfig.json: src/, test/, bench/, scripts/).
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';

@@ -33,7 +33,7 @@ export default defineConfig({
           globalSetup: ['test/global-setup.ts'],
           // Every /v1 response a test receives through the harness must match the OpenAPI document.
           setupFiles: ['test/support/contract-setup.ts'],
-          // Timeouts only catch hangs; no assertion depends on speed (issue 14.5). They are generous so
+          // Timeouts only catch hangs; no assertion depends on speed. They are generous so
           // that a machine whose other core is busy still passes: hooks and tests that do real work
           // (start a CLI, build a fixture world) can take several times their idle duration.
           testTimeout: 60_000,
@@ -45,10 +45,10 @@ export default defineConfig({
       },
       {
         test: {
-          // The package as users get it (issue 14): the Dockerfile's build stage replayed (npm ci, build,
+          // The package as users get it: the Dockerfile's build stage replayed (npm ci, build,
           // npm pack), the tarball installed, started and type-checked by a strict consumer. About 40 s of
           // CPU in child processes, a quarter of the whole suite's, so `npm test` leaves it to
-          // `npm run test:package`, which .ci/run runs after it on every clean clone (issue 14.5).
+          // `npm run test:package`, which .ci/run runs after it on every clean clone.
           name: 'package',
           include: ['test/package/tarball.test.ts', 'test/package/git-install.test.ts', 'test/package/recipes.test.ts'],
           environment: 'node',

@@ -1,6 +1,6 @@
 /**
  * Section 7 of `npm run bench` (`--only filters`): list filters and journal filters against
- * collection size (issue 16, performance, fourth bullet). Each size gets a fresh app filled straight
+ * collection size (filters must cost O(log n + limit), not a scan). Each size gets a fresh app filled straight
  * through the store and the journal (quick: no HTTP for the fill), then sequential requests over
  * loopback (in process), cells side by side in the same run. Beside the indexed answers, the naive
  * filter they replaced (a walk of the whole collection, still `Collection.page({ filter })`) is

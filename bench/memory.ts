@@ -1,7 +1,7 @@
 /**
- * The memory soak of issue 13's "Done when", run as a child with `--expose-gc` (bench/run.ts,
- * `--only memory`): the heap after forced collection, before and after long runs that used to grow
- * without bound. Prints one JSON object.
+ * The memory soak (the sandbox's memory has structural bounds however long it runs), run as a child
+ * with `--expose-gc` (bench/run.ts, `--only memory`): the heap after forced collection, before and
+ * after long runs that used to grow without bound. Prints one JSON object.
  *   - 100k writes with fresh Idempotency-Keys under a frozen clock (PATCH of one inbox: the store of
  *     records does not grow, so what grows is the idempotency memory), one account;
  *   - 100k requests with the journal at its maximum size (1,000,000);

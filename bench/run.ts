@@ -13,7 +13,7 @@
  *   6. memory: the heap after long runs that used to grow without bound (bench/memory.ts);
  *   7. list filters (`type`, `label`, `direction`) and journal filters (`account_id`, deep cursors)
  *      at 1k to 1M records (bench/filters.ts).
- *   8. tenants (issue 16): account creation and reset, heap per tenant, createApp(), job reads with
+ *   8. tenants: account creation and reset, heap per tenant, createApp(), job reads with
  *      10,000 tenants (bench/tenants.ts).
  *   9. neighbours: another tenant's latency beside an idle baseline, peak RSS and admin listing sizes
  *      while one tenant sends 1 GB of hostile payloads, 10,000 due jobs, 3,000 running clocks with
@@ -367,7 +367,7 @@ interface TenantsReport {
   jobReads: { one: number; many: number };
 }
 
-/** The `bench/tenants.ts` child (`--expose-gc`): issue 16's tenant costs. */
+/** The `bench/tenants.ts` child (`--expose-gc`): what a tenant costs to create, reset and hold. */
 function tenantsChild(): Promise<TenantsReport> {
   const args = ['--expose-gc', '--import', 'tsx', `${ROOT}bench/tenants.ts`];
   return execFileAsync(process.execPath, args, { timeout: 900_000, maxBuffer: 1 << 20 }).then(
@@ -482,7 +482,7 @@ async function jobs(): Promise<number> {
   out();
   out('GET /v1/jobs/{id} of random live (queued) crawl jobs, 1,000 sequential polls per cell over loopback (in process), frozen clock.');
   out(
-    'Then the clock jumps an hour, so every job is due, and one `GET /__admin/accounts/{id}` settles and charges them all (issue 13.5: settling is O(1) per job, the state summarizes each job).',
+    'Then the clock jumps an hour, so every job is due, and one `GET /__admin/accounts/{id}` settles and charges them all (settling is O(1) per job, the state summarizes each job).',
   );
   out();
   out('| live jobs | create time s | poll p50 ms | poll p99 ms | admin read settling all, ms | its size KiB |');

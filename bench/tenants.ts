@@ -1,7 +1,7 @@
 /**
- * Issue 16's tenant costs, run as a child with `--expose-gc` (bench/run.ts, `--only tenants`), all
- * in one process and side by side with a bare Koa POST over the same in-memory sockets. Prints one
- * JSON object:
+ * What a tenant costs to create, reset and hold, run as a child with `--expose-gc` (bench/run.ts,
+ * `--only tenants`), all in one process and side by side with a bare Koa POST over the same
+ * in-memory sockets. Prints one JSON object:
  *   - the first import of the library (dist/index.js, what `import { createApp }` loads), then
  *     `createApp()` p50 once the module is loaded;
  *   - `POST /__admin/accounts`, `POST /__admin/accounts/{id}/reset` and `POST /__admin/reset`

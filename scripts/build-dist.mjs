@@ -7,13 +7,13 @@
  * - bundles the library entry points the same way (dist/index.js and dist/vitest.js, replacing tsc's
  *   output for them, sharing one chunk so both see the same classes and state): a suite's first
  *   `import { createApp }` loaded ~250 files (about 1,000 ms against 430 ms bundled, side by side on
- *   a loaded VM; issue 16). Their types stay tsc's declarations; vitest stays a peer, not bundled.
+ *   a loaded VM). Their types stay tsc's declarations; vitest stays a peer, not bundled.
  * - bundles ajv and ajv-formats apart (dist/schema-compiler.cjs), which the CLI and the library
  *   read on their first schema compile (see `schemaCompilerApart` below).
  *
  * `--cli-only` bundles the CLI (and its schema-compiler.cjs) alone, without tsc having run: the test suite's global setup needs
  * only dist/cli.js (what `npx` and the image start), and skipping tsc there takes ~10 s off the
- * serial start of every `npm test` (issue 14.5). The bundle is the same file either way.
+ * serial start of every `npm test`. The bundle is the same file either way.
  */
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,7 @@ const requireBanner = (name) => ({
 });
 
 // Three start-up costs of the bundles, each measured side by side with a bare Koa app
-// (`npm run bench -- --only cold`; issue 16), with what they saved of the CLI's ~290 ms then:
+// (`npm run bench -- --only cold`), with what they saved of the CLI's ~290 ms then:
 
 /**
  * 1. JSON files (mime-db, ~190 KB, loaded by Koa's content negotiation) as `JSON.parse('…')`

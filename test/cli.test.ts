@@ -4,6 +4,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../src/config/settings.js';
 import { runCli, startCli, type RunningCli } from './support/cli.js';
 
 let running: RunningCli | undefined;
@@ -23,6 +24,9 @@ describe('contract §1: the CLI', () => {
   it('prints usage listing every flag and its environment variable, and exits 0 on --help', async () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);
+    for (const setting of SETTINGS) expect(result.stdout).toContain(`--${setting.flag}`);
+    for (const setting of SETTINGS) expect(result.stdout).toContain(setting.env);
+    // Contract §1's names, written out on purpose: a deliberate change detector (the loops above read the table).
     for (const name of [
       '--port',
       'PORT',
@@ -137,7 +141,7 @@ describe('contract §1: the CLI', () => {
     expect(clock).toEqual({ now: '2026-03-01T00:00:00.000Z', mode: 'frozen' });
   });
 
-  // issue 14.5: no wall-clock budget here (a loaded machine misses it); the CLI's own 2 s forced
+  // No wall-clock budget here (a loaded machine misses it); the CLI's own 2 s forced
   // exit is its code's business, and a hang fails the test by its timeout.
   it.each(['SIGTERM', 'SIGINT'] as const)('closes gracefully and exits 0 on %s', async (signal) => {
     running = await startCli(['--port', '0']);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { ApiError, emptyFieldErrors, validationFailed } from '../errors/api-error.js';
 import { FixtureError, loadFixture, type AccountTemplate } from '../fixture/fixture-file.js';
 import { ACCOUNT_TEMPLATE_SCHEMA } from '../fixture/fixture-schema.js';
-import { BODY_LIMIT_BYTES } from '../http/json-body.js';
+import { BODY_LIMIT_BYTES } from '../protocol/body-limit.js';
 import type { JsonSchema } from '../operations/types.js';
 import { deepFreeze } from '../store/derived-cache.js';
 import { PINNED_RECORDS_SCHEMA, pinnedRecordsProblem, type PinnedRecords } from '../store/pinned-records.js';

@@ -23,7 +23,7 @@ export const advanceClockSchema: JsonSchema = {
 
 /**
  * The instant a clock call asks for, refused (422, naming the field) outside the clock's range: past
- * it, every timestamp the sandbox writes would be one it cannot read back (issue 13.7).
+ * it, every timestamp the sandbox writes would be one it cannot read back.
  */
 export function clockTarget(clock: VirtualClock, body: { now?: string; seconds?: number }): number | undefined {
   if (body.now !== undefined) {

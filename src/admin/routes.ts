@@ -67,7 +67,7 @@ const createKeySchema: JsonSchema = {
 /** The account, its jobs brought up to its clock; a 404 naming `param` when there is none. */
 function accountOr404(ctx: SandboxContext, id: string, param = 'id'): AccountStore {
   const account = ctx.sandbox.world.store.forAccount(id);
-  if (!account) throw new ApiError('resource_missing', { param, message: `No such account: '${id}'.` });
+  if (!account) throw new ApiError('resource_missing', { param, message: MESSAGES.noSuchAccount(id) });
   // On the account's own clock when it has one (contract §4.1).
   ctx.sandbox.world.timeOf(id).services.settleJobs(account);
   return account;
@@ -113,8 +113,8 @@ export function adminApi(options: Pick<ResolvedOptions, 'host' | 'allowedHosts' 
       router.routes() as unknown as SandboxMiddleware,
     ]) as SandboxMiddleware;
   };
-  // Built at the first admin request: a CLI that is only asked /v1 requests (and its cold start, issue
-  // 16) never compiles the admin routes.
+  // Built at the first admin request: a CLI that is only asked /v1 requests (and its cold start, which
+  // start-up must keep small) never compiles the admin routes.
   let admin: SandboxMiddleware | undefined;
   return function adminApiMiddleware(ctx, next) {
     return (admin ??= build())(ctx, next);
@@ -183,7 +183,7 @@ export function buildAdminRouter(): Router<SandboxState> {
       createKeySchema,
     );
     const account = ctx.sandbox.world.store.forAccount(body.account_id);
-    if (!account) throw new ApiError('resource_missing', { param: 'account_id', message: `No such account: '${body.account_id}'.` });
+    if (!account) throw new ApiError('resource_missing', { param: 'account_id', message: MESSAGES.noSuchAccount(body.account_id) });
     const { key, token } = ctx.sandbox.world.createApiKey(account, { name: body.name, access: body.access, expiresAt: body.expires_at });
     ctx.status = 201;
     ctx.body = { ...apiKeyView(key, token), access: key.access };

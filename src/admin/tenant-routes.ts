@@ -62,7 +62,7 @@ export function registerTenantRoutes(route: AdminRoute, accountOr404: AccountLoo
     await world.webhooks.accountClockMoved(account.id);
     // Deleted while its webhooks were being sent: its clock is gone with it.
     if (!world.store.forAccount(account.id))
-      throw new ApiError('resource_missing', { param: 'id', message: `No such account: '${account.id}'.` });
+      throw new ApiError('resource_missing', { param: 'id', message: MESSAGES.noSuchAccount(account.id) });
     ctx.body = clockView(world, account.id);
   };
   route('post', '/accounts/:id/clock', { body: setClockSchema }, moveOwnClock(clockSetChange));

@@ -68,7 +68,7 @@ export function isApiError(value: unknown): value is ApiError {
 /** Shorthand for the most common throw: a resource that does not exist for this account. */
 export function resourceMissing(kind: string, id: string, param?: string): ApiError {
   return new ApiError('resource_missing', {
-    message: `No such ${kind}: '${id}'.`,
+    message: MESSAGES.noSuch(kind, id),
     ...(param === undefined ? {} : { param }),
   });
 }

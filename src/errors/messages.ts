@@ -1,4 +1,8 @@
 /** Message texts, named so tests assert the same strings the code sends (stripe-mock's habit). */
+
+/** The 404 of a missing resource, whatever its kind (`resourceMissing`) and the admin API's unknown account. */
+const noSuch = (kind: string, id: string) => `No such ${kind}: '${id}'.`;
+
 export const MESSAGES = {
   authMissing: 'No API key provided. Send `Authorization: Bearer <API_KEY>`.',
   authMalformed: 'Malformed Authorization header. Expected `Authorization: Bearer <API_KEY>`.',
@@ -40,6 +44,8 @@ export const MESSAGES = {
   internal: 'An unexpected error occurred on our side. The request may be retried.',
   clockOutOfRange: (min: string, max: string) =>
     `must be from ${min} to ${max}: the instants with four-digit years, which every ISO 8601 parser reads`,
+  noSuch,
+  noSuchAccount: (id: string) => noSuch('account', id),
   unknownAccountCursor: (id: string) => `Invalid value for 'starting_after': no account '${id}' in the sandbox.`,
   accountClockSetting: 'must be shared, frozen, running, or an ISO 8601 instant with a time zone (e.g. 2026-01-01T00:00:00Z)',
   clockAdvancePast: (max: string, most: number) => `would move the clock past ${max}; at most ${most} from the clock's instant`,

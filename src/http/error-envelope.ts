@@ -5,10 +5,9 @@
  */
 import { ApiError, isApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
+import { BODY_LIMIT } from '../protocol/body-limit.js';
 import type { Next, SandboxContext } from './context.js';
 import { reply, stageHeaders } from './reply.js';
-
-export const BODY_LIMIT = '1mb';
 
 /** Errors raised by libraries below us (body parsing) carry `type`/`status`; map the ones we know. */
 export function toApiError(error: unknown): ApiError {

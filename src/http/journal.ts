@@ -3,6 +3,7 @@
  * included. It wraps the error envelope, so it sees the status actually sent; admin calls and
  * `/openapi.json` are never recorded.
  */
+import { BODY_LIMIT_BYTES } from '../protocol/body-limit.js';
 import type { RequestJournal } from '../protocol/request-journal.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import { isUnder } from './path-prefix.js';
@@ -10,7 +11,7 @@ import { answeredNothing } from './faults.js';
 import { replyStatus, replyText } from './reply.js';
 
 /** Bodies the journal reads itself are capped like parsed ones (1 MiB): past it, not kept. */
-const MAX_KEPT_BODY_BYTES = 1024 * 1024;
+const MAX_KEPT_BODY_BYTES = BODY_LIMIT_BYTES;
 
 /**
  * The body text the client got (contract §4.4): the string the writer sends, serialized once and
@@ -173,7 +174,7 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
       // Its place stays unanswered, so it is never listed.
     } else if (outcome.raw_body === undefined && hasUnreadBody(ctx)) {
       // Answered before its body was read (a 401, a 429): the answer leaves now, and the entry is
-      // finished once the body has arrived, never holding the answer back (issue 13.13).
+      // finished once the body has arrived, never holding the answer back.
       finishWhenBodyArrives(ctx, journal, (raw) => journal.finish(ticket, { ...outcome, raw_body: raw }));
     } else {
       journal.finish(ticket, outcome);

@@ -8,10 +8,7 @@ import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { contentCodings, decodeContent } from './content-coding.js';
 import type { Next, SandboxContext } from './context.js';
-import { BODY_LIMIT } from './error-envelope.js';
-
-/** BODY_LIMIT in bytes; applied to the bytes received and to each decoded step. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+import { BODY_LIMIT, BODY_LIMIT_BYTES } from '../protocol/body-limit.js';
 
 export const MAX_BODY_DEPTH = 32;
 

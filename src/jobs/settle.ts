@@ -10,7 +10,7 @@
  *
  * Each account keeps a ledger of its unfinished jobs, ordered by when they end, and the credits they
  * hold. Settling a job is O(1): its cost was fixed at creation and its result is built only when the
- * job is read (issue 13.5: rendering pages here made one request settle for seconds). Polling one
+ * job is read (rendering pages here once made one request settle for seconds). Polling one
  * job costs O(1) and a credit check O(due · log n), however many jobs are live.
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';

@@ -130,7 +130,7 @@ export function codesForStatus(status: number): Array<[string, CatalogEntry]> {
 
 /**
  * The envelope's name in the document: not `Error`, which generated clients would emit as a type
- * that shadows the global `Error` (issue 14 item 4).
+ * that shadows the global `Error`.
  */
 export const ERROR_SCHEMA_NAME = 'ErrorEnvelope';
 

@@ -1,5 +1,5 @@
 /**
- * Packages loaded on first use instead of at start-up (issue 16: ajv and ajv-formats were ~10 ms
+ * Packages loaded on first use instead of at start-up (ajv and ajv-formats were ~10 ms
  * of the CLI's cold start, and a sandbox may answer many requests, GET /v1/status among them,
  * before it compiles its first schema). ES modules hoist every `import`, so such a package is
  * loaded with a literal `require('name')` where it is first needed:

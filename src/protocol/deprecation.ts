@@ -39,7 +39,7 @@ export const DEPRECATION_FIELDS: readonly DeprecationField[] = ['operation_id', 
 /**
  * Spec §8/§9.3: "always at least six months" between deprecation and removal. Clients check that
  * in calendar months as often as in days (half a year, 182.5 days, rounded up; six calendar months
- * are 181 to 184 days), so the sandbox holds every sunset to both readings (issue 14.1).
+ * are 181 to 184 days), so the sandbox holds every sunset to both readings: it refuses what any reading would.
  */
 export const MIN_SUNSET_MONTHS = 6;
 export const MIN_SUNSET_DAYS = 183;

@@ -13,13 +13,14 @@
 /** The name of the transport fault that lost an answer (`connection-reset`, …: src/scenarios/fault-effect.ts). */
 export type JournalFault = string;
 import { parse as parseQuery } from 'node:querystring';
+import { BODY_LIMIT_BYTES } from './body-limit.js';
 import { JournalIndex, JOURNAL_FILTER_FIELDS } from './journal-index.js';
 import { exceedsBytes, utf8Head, weighText } from './text-bytes.js';
 
 /** Default of `journalBodyLimit`: the UTF-8 bytes kept of each request body and each answer body. */
 export const DEFAULT_JOURNAL_BODY_LIMIT = 64 * 1024;
 /** Bodies past 1 MiB are never kept whole (contract §4.4), so a larger limit means nothing. */
-export const MAX_JOURNAL_BODY_LIMIT = 1024 * 1024;
+export const MAX_JOURNAL_BODY_LIMIT = BODY_LIMIT_BYTES;
 /** Default of `journalBudget`: what every entry of the journal together may weigh. */
 export const DEFAULT_JOURNAL_BUDGET = 64 * 1024 * 1024;
 /** The UTF-8 bytes of one listing page at most, whatever its `limit`: it stops early with `has_more`. */

@@ -17,6 +17,7 @@
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import type { FieldErrors } from '../errors/api-error.js';
+import { MESSAGES } from '../errors/messages.js';
 import { formatWord } from '../protocol/prefer.js';
 import type { JobOutcomeDecision, JobOutcomeRule, JobScenarioSource } from '../jobs/outcome.js';
 import type { OperationDef } from '../operations/types.js';
@@ -572,7 +573,7 @@ export class ScenarioEngine {
       }
     }
     if (accountId !== null && !this.deps.store.forAccount(accountId))
-      throw new ScenarioActivationError({ account_id: [`No such account: '${accountId}'.`] }, true);
+      throw new ScenarioActivationError({ account_id: [MESSAGES.noSuchAccount(accountId)] }, true);
     if (apiKeyId !== null) {
       const found = this.deps.store.findKeyById(apiKeyId);
       if (!found) throw new ScenarioActivationError({ api_key_id: [`No such API key: '${apiKeyId}'.`] }, true);

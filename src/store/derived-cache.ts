@@ -1,8 +1,9 @@
 /**
- * The process-wide home of derived seeded records (issue 16): an account that reads its seeded
- * collections but never writes them is answered from here, so it holds none of them itself. Bounded:
- * the least recently read account's records go first, and are derived again (byte-identical, since
- * derivation is a pure function of seed, account, template and creation instant) when next read.
+ * The process-wide home of derived seeded records (only what a tenant changes is its own): an
+ * account that reads its seeded collections but never writes them is answered from here, so it
+ * holds none of them itself. Bounded: the least recently read account's records go first, and are
+ * derived again (byte-identical, since derivation is a pure function of seed, account, template and
+ * creation instant) when next read.
  */
 
 /** Least-recently-used map with a fixed capacity; keys are compared by identity. */

@@ -33,13 +33,14 @@ const derived = new LruCache<AccountStore, Partial<ReadCollections>>(DERIVED_CAC
 /**
  * One account's data. Reachable only through `Store.forAccount`, so tenancy is enforced here.
  *
- * Only what the account changes is its own (issue 16). `collection(name)` reads: an owned collection
- * if the account has written it, else its seeded records derived from (seed, account, template,
- * creation instant) and held, frozen, in a small process-wide cache, derived again after an eviction.
- * `write(name)` is the only way to a collection that can change: the first write to a seeded
- * collection derives it afresh into the account, which owns it from then on. Seeders refer to each
- * other's records, so a derivation always makes every seeded collection; derivation is pure, so a
- * collection taken from one derivation matches the others read from another.
+ * Only what the account changes is its own, so a tenant that only reads costs its keys.
+ * `collection(name)` reads: an owned collection if the account has written it, else its seeded
+ * records derived from (seed, account, template, creation instant) and held, frozen, in a small
+ * process-wide cache, derived again after an eviction. `write(name)` is the only way to a
+ * collection that can change: the first write to a seeded collection derives it afresh into the
+ * account, which owns it from then on. Seeders refer to each other's records, so a derivation
+ * always makes every seeded collection; derivation is pure, so a collection taken from one
+ * derivation matches the others read from another.
  */
 export class AccountStore {
   private readonly owned: Partial<Collections> = Object.create(null) as Partial<Collections>;

@@ -1,5 +1,5 @@
 /**
- * Contract §3, issue 13 items 1, 2 and 10: what counts as an admin path, who may call it, and how
+ * Contract §3: what counts as an admin path, who may call it, and how
  * an unknown one is answered. In-process (supertest sends `Host: 127.0.0.1:<port>`).
  */
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ const OTHER_CASES: Array<[method: 'get' | 'post' | 'delete', path: string]> = [
   ['post', '/__ADMIN/scenarios'],
 ];
 
-describe('issue 13.1 / contract §3: /__admin is matched exactly, case included', () => {
+describe('contract §3: /__admin is matched exactly, case included', () => {
   it.each(OTHER_CASES)('answers %s %s with 404 in the envelope and changes nothing (admin token set)', async (method, path) => {
     const app = makeApp({ adminToken: TOKEN });
     const res = await client(app)[method](path).send({ seconds: 3600, name: 'server-error', plan: 'paid' });
@@ -55,7 +55,7 @@ describe('issue 13.1 / contract §3: /__admin is matched exactly, case included'
   });
 });
 
-describe('issue 13.10: an unknown admin path is a 404, not a 405 with an empty Allow', () => {
+describe('an unknown admin path is a 404, not a 405 with an empty Allow', () => {
   it.each(['/__admin', '/__admin/', '/__admin/nope', '/__admin//health', '/__admin/health/', '/__admin/accounts/acct_free_default/nope'])(
     'answers GET %s with 404 and no Allow header',
     async (path) => {
@@ -72,7 +72,7 @@ describe('issue 13.10: an unknown admin path is a 404, not a 405 with an empty A
   });
 });
 
-describe('issue 13.2 / contract §3: the admin API refuses web pages of other sites', () => {
+describe('contract §3: the admin API refuses web pages of other sites', () => {
   it.each(['http://evil.example', 'https://evil.example', 'null', 'http://127.0.0.1:1', 'http://localhost.evil.example'])(
     'refuses a request with Origin %s with 403 and changes nothing',
     async (origin) => {
@@ -164,7 +164,7 @@ describe('issue 13.2 / contract §3: the admin API refuses web pages of other si
   });
 });
 
-describe('issue 13.2: the typed clients still reach the admin API', () => {
+describe('the cross-site guard lets the typed clients reach the admin API', () => {
   it('mock.admin (AdminClient) works on a real socket, with and without a token', async () => {
     for (const adminToken of [undefined, TOKEN]) {
       const mock = await startServer(adminToken ? { adminToken } : {});

@@ -33,7 +33,7 @@ afterAll(() => {
 
 const CASES: { rule: string; files: Record<string, string>; named: RegExp }[] = [
   {
-    rule: 'issue 15.3: a module importing a higher layer fails the check, and the failure names the import',
+    rule: 'a module importing a higher layer fails the check, and the failure names the import',
     files: {
       'src/store/records.ts': "import { thing } from '../http/reply.js';\nexport const record = thing;\n",
       'src/http/reply.ts': 'export const thing = 1;\n',
@@ -41,7 +41,7 @@ const CASES: { rule: string; files: Record<string, string>; named: RegExp }[] = 
     named: /layer-store:store\/: src\/store\/records\.ts → src\/http\/reply\.ts/,
   },
   {
-    rule: 'issue 15.1: a type-only import counts, and peers of one layer do not import each other',
+    rule: 'a type-only import counts, and peers of one layer do not import each other',
     files: {
       'src/resources/status.ts': "import type { Rule } from '../scenarios/engine.js';\nexport type Status = Rule;\n",
       'src/scenarios/engine.ts': 'export type Rule = string;\n',
@@ -49,12 +49,12 @@ const CASES: { rule: string; files: Record<string, string>; named: RegExp }[] = 
     named: /layer-features:resources\/: src\/resources\/status\.ts → src\/scenarios\/engine\.ts/,
   },
   {
-    rule: 'issue 15.2: nothing below http/ imports Koa, not even its types',
+    rule: 'nothing below http/ imports Koa, not even its types',
     files: { 'src/protocol/prefer.ts': "import type { Context } from 'koa';\nexport type Preferring = Context;\n" },
     named: /no-koa-below-http: src\/protocol\/prefer\.ts → \S*node_modules\/koa\//,
   },
   {
-    rule: 'issue 15.1: a module outside every layer fails the check',
+    rule: 'a module outside every layer fails the check',
     files: {
       'src/misc/helper.ts': "import { thing } from '../http/reply.js';\nexport const helper = thing;\n",
       'src/http/reply.ts': 'export const thing = 1;\n',
@@ -65,7 +65,7 @@ const CASES: { rule: string; files: Record<string, string>; named: RegExp }[] = 
 
 /**
  * The four kinds of violation above live in one throwaway project, checked once: each run of the checker
- * costs ~2 s of CPU (issue 14.5), and its report names every violation it finds, so one run proves each.
+ * costs ~2 s of CPU, and its report names every violation it finds, so one run proves each.
  */
 const VIOLATIONS: Record<string, string> = Object.assign({}, ...CASES.map((c) => c.files)) as Record<string, string>;
 let checked: { status: number | null; output: string } | undefined;
@@ -74,8 +74,8 @@ function violationsChecked(): { status: number | null; output: string } {
   return checked;
 }
 
-describe('issue 15: one direction of dependencies', () => {
-  it('issue 15.3: npm test runs the layer check before the suite', () => {
+describe('one direction of dependencies', () => {
+  it('npm test runs the layer check before the suite', () => {
     const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts['check:layers']).toBe('depcruise src --config .dependency-cruiser.mjs');
     expect(pkg.scripts.test).toMatch(/^npm run check:layers && /);

@@ -1,5 +1,5 @@
 /**
- * Issue 13.12: requests Node's HTTP parser refuses (a bad method, a malformed header, headers over
+ * Requests Node's HTTP parser refuses (a bad method, a malformed header, headers over
  * the size limit) are answered in the error envelope with a `Request-Id`, like every other error,
  * and the server keeps serving.
  */
@@ -11,7 +11,7 @@ import { RawConnection, rawGet } from '../support/raw-http.js';
 
 const idNumber = (id: string | undefined) => Number(/^req_(\d+)$/.exec(id ?? '')?.[1]);
 
-describe('issue 13.12: parser errors are answered in the envelope', () => {
+describe('parser errors are answered in the envelope', () => {
   it.each([
     ['a bad method', 'FO@O /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 400, 'bad_request'],
     ['a malformed header name', 'GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: x\r\n\r\n', 400, 'bad_request'],
@@ -57,7 +57,7 @@ describe('issue 13.12: parser errors are answered in the envelope', () => {
   );
 });
 
-describe('issue 13.12: what else Node would answer bare is answered in the envelope, or served', () => {
+describe('what else Node would answer bare is answered in the envelope, or served', () => {
   const start = mockServers();
   const envelopeOf = (answer: { body: string } | undefined) => JSON.parse(answer!.body).error as { type: string; code: string };
 

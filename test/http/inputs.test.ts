@@ -1,6 +1,6 @@
 /**
- * Issue 13 (hardening), input decoding: request bodies in content codings, empty bodies, keys that
- * are names of Object.prototype members, and the clock's range. Every refusal is the envelope with a
+ * Input decoding, hardened against hostile input: request bodies in content codings, empty bodies,
+ * keys that are names of Object.prototype members, and the clock's range. Every refusal is the envelope with a
  * Request-Id, and the sandbox keeps serving afterwards.
  */
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
@@ -40,7 +40,7 @@ async function expectStillServing(app: MockApp, keysBefore: number): Promise<voi
 
 const NAMED = Buffer.from('{"name":"encoded"}');
 
-describe('issue 13.8: request bodies in a content coding (RFC 9110 §8.4)', () => {
+describe('request bodies in a content coding (RFC 9110 §8.4)', () => {
   it.each([
     ['gzip', gzipSync(NAMED)],
     ['GZIP', gzipSync(NAMED)],
@@ -131,7 +131,7 @@ describe('issue 13.8: request bodies in a content coding (RFC 9110 §8.4)', () =
   });
 });
 
-describe('issue 13.11: an empty body with Content-Type: application/json is no body', () => {
+describe('an empty body with Content-Type: application/json is no body', () => {
   it('creates a key from an empty body (201), as without one', async () => {
     const app = makeApp();
     const res = await postKey(app, '');
@@ -178,7 +178,7 @@ describe('issue 13.11: an empty body with Content-Type: application/json is no b
 /** Names of Object.prototype members: a user key named so must stay an ordinary key. */
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'] as const;
 
-describe('issue 13.9: user keys named like Object.prototype members are ordinary keys', () => {
+describe('user keys named like Object.prototype members are ordinary keys', () => {
   it.each(PROTOTYPE_KEYS)('Prefer: a scenario param named %s is refused with 400 naming the header', async (key) => {
     const app = makeApp();
     const res = await client(app).get('/v1/status').set(bearer(KEYS.free)).set('Prefer', `scenario=rate-limited; ${key}=1`);
@@ -265,7 +265,7 @@ describe('issue 13.9: user keys named like Object.prototype members are ordinary
   });
 });
 
-describe('issue 13.7: the clock stays within the instants the sandbox can write and read back', () => {
+describe('the clock stays within the instants the sandbox can write and read back', () => {
   const END = '9999-12-31T23:59:59Z';
 
   async function clockNow(app: MockApp): Promise<string> {

@@ -1,4 +1,4 @@
-/** Issue: ship it, item 3 — logging is quiet by default; `--log` prints one line per request. */
+/** Logging is quiet by default; `--log` prints one line per request. */
 import { describe, expect, it } from 'vitest';
 import { bearer, client, KEYS, makeApp } from '../support/harness.js';
 

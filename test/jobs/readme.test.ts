@@ -1,6 +1,6 @@
 /**
  * The README's Jobs section: its shell walk-through (freeze, crawl, advance, poll) prints what its
- * comments say, run as written with curl and Node against the built CLI, and needs no jq (issue 14.5).
+ * comments say, run as written with curl and Node against the built CLI, and needs no jq (a reader may not have it).
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ let server: RunningCli | undefined;
 afterAll(() => server?.child.kill('SIGKILL'));
 
 describe('docs/jobs-and-clock.md: driving a job from a shell', () => {
-  it('issue 14.5: uses no jq, and each line prints what its comment says', async () => {
+  it('uses no jq, and each line prints what its comment says', async () => {
     expect(shellBlock).not.toMatch(/\bjq\b/);
     server = await startCli(['--port', '0']);
     const lines = shellBlock.trimEnd().split('\n');

@@ -1,5 +1,5 @@
 /**
- * Issue 13.5: settling due jobs must not block the event loop. Proved by structure, never by a
+ * Settling due jobs must not block the event loop. Proved by structure, never by a
  * wall-clock budget: settling renders no page (the generator is counted), the stored job holds no
  * pages, and the admin state of a job is the same size whatever its page count.
  */
@@ -22,8 +22,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('issue 13.5: settling a due job costs O(1), its pages are built only when it is read', () => {
-  it('issue 13.5: an admin account read settles every due job and charges them without rendering a page', async () => {
+describe('settling a due job costs O(1), its pages are built only when it is read', () => {
+  it('an admin account read settles every due job and charges them without rendering a page', async () => {
     const app = makeApp();
     const c = client(app);
     const jobs = await dueCrawls(c, DUE_JOBS);
@@ -40,7 +40,7 @@ describe('issue 13.5: settling a due job costs O(1), its pages are built only wh
     expect(state.credits.used).toBe(charged);
   });
 
-  it("issue 13.5: a crawl's credit check settles the due jobs without rendering a page", async () => {
+  it("a crawl's credit check settles the due jobs without rendering a page", async () => {
     const app = makeApp();
     const c = client(app);
     await dueCrawls(c, DUE_JOBS);
@@ -53,7 +53,7 @@ describe('issue 13.5: settling a due job costs O(1), its pages are built only wh
     expect(used).toBeGreaterThan(0);
   });
 
-  it("issue 13.5: reading one completed job renders that job's pages only, however many other jobs are due", async () => {
+  it("reading one completed job renders that job's pages only, however many other jobs are due", async () => {
     const app = makeApp();
     const c = client(app);
     const jobs = await dueCrawls(c, DUE_JOBS);
@@ -65,7 +65,7 @@ describe('issue 13.5: settling a due job costs O(1), its pages are built only wh
     expect(render).toHaveBeenCalledTimes(done.result.pages_count);
   });
 
-  it('issue 13.5: the stored job record keeps no result pages, read or not', async () => {
+  it('the stored job record keeps no result pages, read or not', async () => {
     const app = makeApp();
     const c = client(app);
     const job = await createCrawl(c, KEYS.paid, { url: 'https://example.com/', max_pages: 10 });
@@ -78,7 +78,7 @@ describe('issue 13.5: settling a due job costs O(1), its pages are built only wh
     expect(JSON.stringify(record)).not.toContain('markdown');
   });
 
-  it('issue 13.5: a completed crawl reads the same bytes twice, after a reset, and in another sandbox of the same seed', async () => {
+  it('a completed crawl reads the same bytes twice, after a reset, and in another sandbox of the same seed', async () => {
     const run = async (c: Client) => {
       const job = await createCrawl(c, KEYS.paid, { url: 'https://example.com/blog', max_pages: 12 });
       await advance(c, 3600);
@@ -98,7 +98,7 @@ describe('issue 13.5: settling a due job costs O(1), its pages are built only wh
   });
 });
 
-describe('issue 13.5: the admin state summarizes jobs instead of inlining their pages (README "Jobs in the admin state")', () => {
+describe('the admin state summarizes jobs instead of inlining their pages (README "Jobs in the admin state")', () => {
   /** A completed crawl's entry in `state.jobs`, and the job as `GET /v1/jobs/{id}` answers it. */
   async function summaryOf(maxPages: number) {
     const c = client(makeApp());
@@ -109,7 +109,7 @@ describe('issue 13.5: the admin state summarizes jobs instead of inlining their 
     return { summary, job: read.body };
   }
 
-  it('issue 13.5: a job entry names its page count and the path that reads its pages', async () => {
+  it('a job entry names its page count and the path that reads its pages', async () => {
     const { summary, job } = await summaryOf(10);
     expect(summary).toMatchObject({
       id: job.id,
@@ -125,7 +125,7 @@ describe('issue 13.5: the admin state summarizes jobs instead of inlining their 
     expect(summary).not.toHaveProperty('result');
   });
 
-  it('issue 13.5: a job entry is the same size for a 1-page and a 100-page crawl', async () => {
+  it('a job entry is the same size for a 1-page and a 100-page crawl', async () => {
     const small = await summaryOf(1);
     const large = await summaryOf(100);
     expect(small.job.result.pages_count).toBe(1);
@@ -136,7 +136,7 @@ describe('issue 13.5: the admin state summarizes jobs instead of inlining their 
     expect(JSON.stringify(large.summary)).not.toContain('markdown');
   });
 
-  it('issue 13.5: an unfinished or a failed job has no result summary', async () => {
+  it('an unfinished or a failed job has no result summary', async () => {
     const app = makeApp();
     const c = client(app);
     const queued = await createCrawl(c, KEYS.paid, { url: 'https://example.com/' });

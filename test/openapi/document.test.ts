@@ -167,31 +167,16 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('issue 14.4: every success body is a named component, and no component is named after a global', () => {
+  it('every success body is a named component, and no component is named after a global', () => {
     const bodies = OPERATIONS.map((op) => operationIn(served, op).responses[String(op.success.status)].content['application/json'].schema);
     expect(bodies.map((schema) => schema.$ref)).toEqual(OPERATIONS.map((op) => `#/components/schemas/${String(op.success.schema.title)}`));
-    expect(bodies.map((schema) => schema.$ref.split('/').pop()).sort()).toEqual(
-      [
-        'ApiKey',
-        'ApiKeyList',
-        'StatusReport',
-        'Job',
-        'Job',
-        'FormSubmission',
-        'ConversionResult',
-        'Inbox',
-        'MessageList',
-        'ExperienceList',
-        'ExperienceLinkDeletion',
-        'DiscountDeletion',
-        'EventSession',
-      ].sort(),
-    );
+    // The names are the operations' own (above); each is a type name a generator can emit as is.
+    expect(bodies.map((schema) => schema.$ref.split('/').pop()).filter((name) => !/^[A-Z][A-Za-z]*$/.test(name))).toEqual([]);
     for (const name of ['Experience', 'Message']) expect(served.components.schemas[name], name).toBeDefined();
     expect(Object.keys(served.components.schemas).filter((name) => name in globalThis)).toEqual([]);
   });
 
-  it('issue 14.4: every object schema says whether it takes other members (open objects are maps, not empty)', () => {
+  it('every object schema says whether it takes other members (open objects are maps, not empty)', () => {
     const unsaid: string[] = [];
     const visit = (node: unknown, at: string): void => {
       if (node === null || typeof node !== 'object') return;
@@ -210,7 +195,7 @@ describe('GET /openapi.json', () => {
     expect(unsaid).toEqual([]);
   });
 
-  it('issue 14.4: an Experience is a oneOf of its types, discriminated by `type`, each mapped to its variant', () => {
+  it('an Experience is a oneOf of its types, discriminated by `type`, each mapped to its variant', () => {
     const experience = served.components.schemas.Experience;
     expect(experience.discriminator.propertyName).toBe('type');
     const variants = (experience.oneOf as Json[]).map((ref) => served.components.schemas[ref.$ref.split('/').pop()]);
@@ -218,7 +203,7 @@ describe('GET /openapi.json', () => {
     expect(Object.values(experience.discriminator.mapping)).toEqual((experience.oneOf as Json[]).map((ref) => ref.$ref));
   });
 
-  it('issue 14.4: every tag has a description, and the document states its license', () => {
+  it('every tag has a description, and the document states its license', () => {
     expect(served.tags.length).toBeGreaterThan(0);
     for (const tag of served.tags) expect(tag.description, tag.name).toMatch(/\S/);
     expect(served.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });

@@ -10,7 +10,7 @@ import { client, makeApp } from '../support/harness.js';
 // one. The timeout is a safety net for a hung compiler, not a budget any assertion depends on.
 const COMPILER_TIMEOUT_MS = 180_000;
 
-describe('issue 14.4: a client generated from GET /openapi.json', () => {
+describe('a client generated from GET /openapi.json', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccm-generated-client-'));
   let check: GeneratedClientCheck;
 
@@ -26,11 +26,11 @@ describe('issue 14.4: a client generated from GET /openapi.json', () => {
     expect([...new Set(CALLED_OPERATIONS)].sort()).toEqual(OPERATIONS.map((op) => `${op.method} ${op.path}`).sort());
   });
 
-  it('issue 14.4: openapi-typescript + openapi-fetch types compile under strict, README PATCH body included', () => {
+  it('openapi-typescript + openapi-fetch types compile under strict, README PATCH body included', () => {
     expect(check.diagnostics).toEqual([]);
   });
 
-  it('issue 14.4: free-form objects (answers, metadata, custom_data) are maps of unknown values, never Record<string, never>', () => {
+  it('free-form objects (answers, metadata, custom_data) are maps of unknown values, never Record<string, never>', () => {
     for (const name of ['answers', 'metadata', 'custom_data']) {
       const types = [...check.schema.matchAll(new RegExp(`\\b${name}\\??: ([^;]*)`, 'g'))].map((m) => m[1]!);
       expect(types.length, name).toBeGreaterThan(0);
@@ -39,7 +39,7 @@ describe('issue 14.4: a client generated from GET /openapi.json', () => {
     expect(check.schema).toMatch(/metadata\??: \{\s*\[key: string\]: unknown;?\s*\}/);
   });
 
-  it('issue 14.4: no generated schema type is named after a global (such as Error)', () => {
+  it('no generated schema type is named after a global (such as Error)', () => {
     const block = check.schema.slice(check.schema.indexOf('\n    schemas: {'), check.schema.indexOf('\n    responses:'));
     const names = [...block.matchAll(/^ {8}(\w+): /gm)].map((m) => m[1]!);
     expect(names).toContain('ApiKey');

@@ -25,13 +25,13 @@ interface LintProblem {
   location: Array<{ pointer?: string }>;
 }
 
-describe('issue 14.4: Redocly lint of GET /openapi.json', () => {
+describe('Redocly lint of GET /openapi.json', () => {
   // Its own folder as working directory, so no redocly.yaml of the project or its parents applies.
   const dir = mkdtempSync(join(tmpdir(), 'ccm-redocly-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it(
-    'issue 14.4: the recommended ruleset reports no error and no warning',
+    'the recommended ruleset reports no error and no warning',
     async () => {
       const served = await client(makeApp()).get('/openapi.json');
       writeFileSync(join(dir, 'openapi.json'), served.text);

@@ -13,14 +13,14 @@ function payloadValidator(document: Json, type: string) {
   return ajv.compile({ allOf: [body], components: document.components });
 }
 
-describe('issue 18: the webhooks of /openapi.json (contract §4.3, OpenAPI 3.1)', () => {
+describe('the webhooks of /openapi.json (contract §4.3, OpenAPI 3.1)', () => {
   let hooks: Receiver;
   beforeAll(async () => {
     hooks = await startReceiver();
   });
   afterAll(() => hooks.close());
 
-  it('issue 18: lists one webhook per event type, its payload named and hoisted into components', async () => {
+  it('lists one webhook per event type, its payload named and hoisted into components', async () => {
     const s = sandbox();
     const document = (await s.api.get('/openapi.json')).body as Json;
     expect(Object.keys(document.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
@@ -31,7 +31,7 @@ describe('issue 18: the webhooks of /openapi.json (contract §4.3, OpenAPI 3.1)'
     expect(document.components.schemas.JobCompletedEvent.properties.data.properties.object).toEqual({ $ref: '#/components/schemas/Job' });
   });
 
-  it('issue 18: every event type, as a receiver gets it, validates against its webhooks schema', async () => {
+  it('every event type, as a receiver gets it, validates against its webhooks schema', async () => {
     const s = sandbox();
     const document = (await s.api.get('/openapi.json')).body as Json;
     await s.endpoint(hooks.url);

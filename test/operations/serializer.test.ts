@@ -97,7 +97,7 @@ describe('serializers of the operation table', () => {
     expect(serialize(body)).toBe(JSON.stringify(body));
   });
 
-  // The compiler is ours (issue 16): the strings, numbers and strays JSON.stringify writes its own way.
+  // The compiler is ours (fast-json-stringify cost start-up time): the strings, numbers and strays JSON.stringify writes its own way.
   it("write every value of a listed property as JSON.stringify does, whatever the schema's type says", () => {
     const serialize = compileSerializer(
       closed({

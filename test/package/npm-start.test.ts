@@ -1,5 +1,5 @@
 /**
- * Issue 14.5: `npm start` is how the README starts the sandbox, and `kill <pid of npm start>` is how
+ * `npm start` is how the README starts the sandbox, and `kill <pid of npm start>` is how
  * a CI script or a process manager stops it. The signal must reach the server: an orphaned Node
  * would keep the port and answer the next job's requests.
  */
@@ -43,7 +43,7 @@ afterEach(() => {
 
 describe('npm start', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
-    'issue 14.5: %s to the npm process stops the server: its output ends, the port closes, no process is left',
+    '%s to the npm process stops the server: its output ends, the port closes, no process is left',
     async (signal) => {
       // dist/ is prebuilt by the global setup; ignore-scripts skips `prestart` (the build) and runs the
       // start script itself, as npm runs it (through `sh -c`). --silent keeps npm's banner off stdout.

@@ -1,4 +1,4 @@
-/** The package skeleton (issue: core sandbox, build item 1). */
+/** The package skeleton: what npm reads of package.json. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as library from '../../src/index.js';

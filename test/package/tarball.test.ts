@@ -71,14 +71,14 @@ afterAll(() => {
 });
 
 describe('the Dockerfile (no Docker engine here: its build stage replayed)', () => {
-  it('issue 14.2: the build stage builds from only the files it copies, and leaves every source the runtime stage copies', () => {
+  it('the build stage builds from only the files it copies, and leaves every source the runtime stage copies', () => {
     const { root } = buildImage();
     const fromBuild = copiesOf(runtimeStage).filter((c) => c.from === buildStage.name);
     expect(fromBuild.length).toBeGreaterThan(0);
     for (const copy of fromBuild) for (const source of copy.sources) expect(existsSync(imagePath(root, source)), source).toBe(true);
   }, 300_000);
 
-  it('issue 14.2: both stages start from a Node image that is not end-of-life (Node 24, LTS to 2028-04-30)', () => {
+  it('both stages start from a Node image that is not end-of-life (Node 24, LTS to 2028-04-30)', () => {
     for (const stage of stages) expect(stage.image).toMatch(/^node:24[-.]/);
   });
 });
@@ -97,7 +97,7 @@ describe('the packed tarball', () => {
     expect(listing).toContain('package/dist/cli.js');
     expect(listing).toContain('package/dist/index.d.ts');
     expect(listing).toContain('package/dist/vitest.js');
-    // Issue 16: ajv is bundled apart and read on the first schema compile (scripts/build-dist.mjs).
+    // Start-up loads only what it needs: ajv is bundled apart and read on the first schema compile (scripts/build-dist.mjs).
     expect(listing).toContain('package/dist/schema-compiler.cjs');
     expect(listing).toContain('package/fixtures/default.json');
     // The README is a landing page: the pages it links to ship beside it.
@@ -120,13 +120,13 @@ describe('the packed tarball', () => {
     expect(env).toMatchObject({ HOST: '0.0.0.0', NODE_ENV: 'production' });
     const server = await startProcess(process.execPath, args, { ...env, PORT: '0' }, app);
     running.push(server);
-    // Issue 13.3: the line says what is bound; http://0.0.0.0:PORT is also connectable on Linux.
+    // Contract §1: the line says what is bound; http://0.0.0.0:PORT is also connectable on Linux.
     expect(server.firstLine).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+/);
     const health = await fetch(`${server.url}/__admin/health`);
     expect(await health.json()).toEqual({ status: 'ok' });
     const status = await fetch(`${server.url}/v1/status`, { headers: { Authorization: 'Bearer cc_test_paid_default_key' } });
     expect(status.status).toBe(200);
-    // What start-up leaves for first use (issue 16) works from the image's files: the schema
+    // What start-up leaves for first use works from the image's files: the schema
     // compiler (dist/schema-compiler.cjs) on a body to validate, the shipped scenario files on an activation.
     const invalid = await fetch(`${server.url}/v1/web/crawl`, {
       method: 'POST',
@@ -182,7 +182,7 @@ describe('the packed tarball', () => {
       expect(await server.exited).toBe(0);
     }, 300_000);
 
-    it('issue 14.3: its types resolve for a strict consumer with skipLibCheck off, with no devDependency of ours', () => {
+    it('its types resolve for a strict consumer with skipLibCheck off, with no devDependency of ours', () => {
       install();
       writeFileSync(
         path.join(project, 'tsconfig.json'),

@@ -1,5 +1,5 @@
 /**
- * Concurrency on a real socket (issue: proof, item 4): rate-limit counting stays exact when requests
+ * Concurrency on a real socket: rate-limit counting stays exact when requests
  * overlap, across every operation of the table. Counts are bounded; nothing is timed.
  */
 import fc from 'fast-check';

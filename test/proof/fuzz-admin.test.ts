@@ -24,7 +24,7 @@ import type { JsonSchema } from '../../src/operations/types.js';
 import { fuzzRuns } from '../support/fuzz-runs.js';
 import { startServer } from '../support/harness.js';
 
-// 20 cases per route (31 routes today): ~620 requests, each refused one followed by a state fingerprint.
+// 20 cases per admin route, each refused one followed by a state fingerprint.
 const RUNS = fuzzRuns(20);
 const SEED = 0xad317;
 

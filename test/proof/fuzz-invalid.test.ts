@@ -1,5 +1,5 @@
 /**
- * Property tests over every operation of the operation table, invalid inputs (issue: proof, item 3):
+ * Property tests over every operation of the operation table, invalid inputs:
  * mutations of valid requests (test/support/requests.ts). Whether a mutation must be refused is
  * decided by the declaration's own validators; the invariants are checked after every request by
  * test/support/fuzz-world.ts. Run counts are bounded so the file stays fast.
@@ -10,7 +10,7 @@ import { OPERATIONS } from '../../src/resources/index.js';
 import { FuzzWorld } from '../support/fuzz-world.js';
 import { fuzzRuns } from '../support/fuzz-runs.js';
 
-// 20 cases per operation: 260 requests, each followed by two state snapshots (fuzz-world.ts).
+// 20 cases per operation (20 × OPERATIONS.length requests), each followed by two state snapshots (fuzz-world.ts).
 const RUNS = fuzzRuns(20);
 
 // One sandbox for the whole file: the invariants are checked request by request, so operations may

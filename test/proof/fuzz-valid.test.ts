@@ -1,5 +1,5 @@
 /**
- * Property tests over every operation of the operation table, valid inputs (issue: proof, item 3).
+ * Property tests over every operation of the operation table, valid inputs.
  * Inputs come from each declaration's own schemas (test/support/requests.ts); the invariants are
  * checked after every request by test/support/fuzz-world.ts. Run counts are bounded so the file
  * stays fast; fast-check prints the seed and the shrunk request of any failure.

@@ -1,5 +1,5 @@
 /**
- * Soak on a real socket (issue: proof, item 4): a few thousand mixed requests, valid and invalid,
+ * Soak on a real socket: a few thousand mixed requests, valid and invalid,
  * over every operation, in rounds. After each round the sandbox is reset and the heap, collected,
  * must come back near its level after the warm-up round: what a long-running sidecar keeps must be
  * its state, never the traffic it served. Bounded in count; nothing is timed.

@@ -139,7 +139,7 @@ describe('scenarios and the registry (spec §9; contract §3.5 deprecated-operat
     expect(states.map((s) => s.deprecation?.operationId)).toEqual(['getStatus', undefined]);
   });
 
-  it('issue 14.1 (§9.3): the registry refuses a sunset six calendar months but fewer than 183 days after the deprecation', () => {
+  it('spec §9.3: the registry refuses a sunset six calendar months but fewer than 183 days after the deprecation', () => {
     const registry = new DeprecationRegistry();
     const info: DeprecationInfo = {
       operationId: 'getStatus',
@@ -170,7 +170,7 @@ describe('the six-month rule and other checks at load (spec §8, §9)', () => {
     expect(at('2026-12-31T23:59:59Z')).toBe('2027-06-30T23:59:59.000Z');
   });
 
-  it('issue 14.1 (§9.3 "always at least six months after"): a sunset must satisfy calendar months and day arithmetic both', () => {
+  it('spec §9.3 "always at least six months after": a sunset must satisfy calendar months and day arithmetic both', () => {
     const at = (iso: string) => new Date(earliestSunset(Date.parse(iso))).toISOString();
     // Six calendar months from January 1 is only 181 days: a client counting 183 days would reject it.
     expect(at('2026-01-01T00:00:00Z')).toBe('2026-07-03T00:00:00.000Z');
@@ -179,7 +179,7 @@ describe('the six-month rule and other checks at load (spec §8, §9)', () => {
     expect(MIN_SUNSET_DAYS).toBe(183);
   });
 
-  it('issue 14.1 (§9.3): six calendar months but fewer than 183 days is refused naming the option and the field; 183 days is accepted', () => {
+  it('spec §9.3: six calendar months but fewer than 183 days is refused naming the option and the field; 183 days is accepted', () => {
     const sixCalendarMonths = { ...LIST_KEYS, sunset: '2026-07-01T00:00:00Z' };
     expect(() => makeApp({ deprecations: [sixCalendarMonths] })).toThrow(ConfigError);
     expect(() => makeApp({ deprecations: [sixCalendarMonths] })).toThrow(

@@ -1,5 +1,5 @@
 /**
- * Issue 13.13: with the journal on, an answer decided before the body is needed (a 401) is sent at
+ * With the journal on, an answer decided before the body is needed (a 401) is sent at
  * once; the journal reads the body afterwards, so its entry still shows what was sent.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { RawConnection, rawGet } from '../support/raw-http.js';
 
 const BODY = JSON.stringify({ name: 'sent late' });
 
-describe('issue 13.13: the journal never holds back an early answer', () => {
+describe('the journal never holds back an early answer', () => {
   it('answers a 401 while the body is still on its way, and journals the body once it arrives', async () => {
     const mock = await startServer();
     try {

@@ -1,6 +1,6 @@
 /**
- * Issue 16 (performance, fourth bullet): the journal's filters (`account_id`, `api_key_id`,
- * `operation_id`, contract §3.4) and deep cursors are answered from indexes. Pinned here against a
+ * The journal's filters (`account_id`, `api_key_id`, `operation_id`, contract §3.4) and deep cursors
+ * are answered from indexes, in O(log n + page) instead of a scan. Pinned here against a
  * naive model of the journal (a list of arrivals, filtered newest first), through random arrivals,
  * answers in any order, evictions by the ring, account forgets and clears.
  */
@@ -134,8 +134,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 const defined = (filter: JournalFilter): JournalFilter =>
   Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as unknown as JournalFilter;
 
-describe('journal indexes (issue 16: account filters and deep cursors without a scan)', () => {
-  it('contract §3.4, issue 16: every filtered and cursored page equals a naive scan, through random answers, evictions, forgets and clears (seeded property)', () => {
+describe('journal indexes: account filters and deep cursors without a scan', () => {
+  it('contract §3.4: every filtered and cursored page equals a naive scan, through random answers, evictions, forgets and clears (seeded property)', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 9 }),
@@ -197,7 +197,7 @@ describe('journal indexes (issue 16: account filters and deep cursors without a 
     ["the sandbox's own request ids", (i: number) => `req_${String(i).padStart(12, '0')}`],
     // Ids that do not sort as issued (a custom generator's): the ring is searched instead.
     ['request ids that do not sort', (i: number) => `req_${i}`],
-  ])('contract §3.4, issue 16: a deep cursor and an account filter stay exact across many wraps of the ring (%s)', (_, requestIdOf) => {
+  ])('contract §3.4: a deep cursor and an account filter stay exact across many wraps of the ring (%s)', (_, requestIdOf) => {
     const journal = new RequestJournal(1000);
     for (let i = 0; i < 5500; i++) {
       const ticket = journal.arrive({ request_id: requestIdOf(i), method: 'GET', path: '/v1/status', querystring: '', at: 0 });
@@ -220,7 +220,7 @@ describe('journal indexes (issue 16: account filters and deep cursors without a 
 });
 
 describe('TicketList', () => {
-  it('issue 16: keeps tickets ascending whatever order they come in, lists them newest first below a bound, and drops them singly or in bulk', () => {
+  it('keeps tickets ascending whatever order they come in, lists them newest first below a bound, and drops them singly or in bulk', () => {
     const list = new TicketList();
     for (const ticket of [1, 2, 5, 3, 9, 4, 4]) list.add(ticket);
     expect([...list.descending()]).toEqual([9, 5, 4, 3, 2, 1]);
@@ -235,7 +235,7 @@ describe('TicketList', () => {
     expect(list.size).toBe(2);
   });
 
-  it('issue 16: evicting from the front thousands of times compacts without losing order', () => {
+  it('evicting from the front thousands of times compacts without losing order', () => {
     const list = new TicketList();
     for (let t = 1; t <= 10_000; t++) list.add(t);
     for (let t = 1; t <= 9_000; t++) list.remove(t);

@@ -1,5 +1,5 @@
 /**
- * Issue 13 items 14, 15, 16 and its "Done when": the sandbox's memory has structural bounds, whatever
+ * The sandbox's memory has structural bounds, whatever
  * the load and however long it runs under a frozen clock. Counts, never timings (the measured memory
  * of these workloads is `npm run bench -- --only memory`).
  */
@@ -21,7 +21,7 @@ function remember(store: IdempotencyStore, scope: string, key: string, now = T0)
   lookup.finish({ status: 201, body: `{"key":"${key}"}`, headers: {} });
 }
 
-describe('issue 13.14: the idempotency store is capped per account', () => {
+describe('the idempotency store is capped per account', () => {
   it(`keeps at most the newest ${IDEMPOTENCY_KEYS_PER_ACCOUNT.toLocaleString('en-US')} keys of an account under a frozen clock, evicting the oldest first`, () => {
     const store = new IdempotencyStore();
     const writes = IDEMPOTENCY_KEYS_PER_ACCOUNT + 2_500;
@@ -65,7 +65,7 @@ describe('issue 13.14: the idempotency store is capped per account', () => {
   });
 });
 
-describe('issue 13.15: the journal allocates as entries arrive; reset and clear are O(1)', () => {
+describe('the journal allocates as entries arrive; reset and clear are O(1)', () => {
   const outcome = journalOutcome();
   const arrive = (ring: RequestJournal, n: number) =>
     ring.arrive({ request_id: `req_${n}`, method: 'GET', path: '/v1/status', querystring: '', at: T0 });
@@ -101,7 +101,7 @@ describe('issue 13.15: the journal allocates as entries arrive; reset and clear 
   });
 });
 
-describe('issue 13.16: scenario activations are indexed by scope and collected when exhausted', () => {
+describe('scenario activations are indexed by scope and collected when exhausted', () => {
   const getStatus = OPERATIONS.find((op) => op.operationId === 'getStatus')!;
   const freeRequest = { operation: getStatus, accountId: ACCOUNTS.free, apiKeyId: 'key_free_default' };
   afterEach(() => {

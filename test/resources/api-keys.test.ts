@@ -33,7 +33,7 @@ describe('spec §4.1: create API key', () => {
     expect((await client(app).post('/v1/auth/keys').set(auth).send({ name: null })).body.name).toBe('Default');
   });
 
-  it('issue 14.1 (§4.1: name is a string or null, no length given): a long name is stored as sent', async () => {
+  it('spec §4.1 (name is a string or null, no length given): a long name is stored as sent', async () => {
     const name = 'n'.repeat(300);
     const res = await client(makeApp()).post('/v1/auth/keys').set(auth).send({ name });
     expect([res.status, res.body.name]).toEqual([201, name]);

@@ -127,7 +127,7 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
     expect((await stateOf(app, tenant.accountId)).conversions).toHaveLength(1);
   });
 
-  it('issue 14.1 (§4.6: element shape of events not shown): an event without user_data, with value and currency at its top level, is accepted and recorded as sent', async () => {
+  it('spec §4.6 (element shape of events not shown): an event without user_data, with value and currency at its top level, is accepted and recorded as sent', async () => {
     const event = {
       event_name: 'Purchase',
       event_time: NOW,
@@ -142,7 +142,7 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
     expect(conversions).toEqual([recorded(event)]);
   });
 
-  it('issue 14.1 (§4.6): user_data sent as null is accepted and recorded as sent', async () => {
+  it('spec §4.6: user_data sent as null is accepted and recorded as sent', async () => {
     const event = { event_name: 'Lead', event_time: NOW, user_data: null };
     const res = await send(valid({ events: [event] }));
     expectSuccess(res, sendConversions);
@@ -150,7 +150,7 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
     expect(conversions).toEqual([recorded(event)]);
   });
 
-  it('issue 14.1 (§4.6): old and future events, ISO 8601 times, any action_source, user_data without an identifier and value without currency are recorded', async () => {
+  it('spec §4.6: old and future events, ISO 8601 times, any action_source, user_data without an identifier and value without currency are recorded', async () => {
     const events = [
       { event_name: 'Lead', event_time: NOW - 30 * 86400, action_source: 'billboard', user_data: { client_ip_address: '203.0.113.7' } },
       { event_name: 'Purchase', event_time: '2026-01-15T11:00:00Z', custom_data: { value: 10 }, user_data: { email: 'not an email' } },
@@ -165,7 +165,7 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
     ]);
   });
 
-  it('issue 14.1 (§4.6): an event needs only what the sandbox records it by: a name and a time (422 naming each, every event at once)', async () => {
+  it('spec §4.6: an event needs only what the sandbox records it by: a name and a time (422 naming each, every event at once)', async () => {
     const res = await send(valid({ events: [purchase, { event_time: NOW }, { event_name: 'Lead', event_time: 'yesterday' }, 'Purchase'] }));
     expectError(res, 'validation_failed', {
       param: 'events.1.event_name',
@@ -178,7 +178,7 @@ describe('POST /v1/ads/conversions (spec §4.6)', () => {
     expect((await stateOf(app, ACCOUNTS.free)).conversions).toEqual([]);
   });
 
-  it('issue 14.1 (§4.6): an empty events array records nothing and answers the conversion result', async () => {
+  it('spec §4.6: an empty events array records nothing and answers the conversion result', async () => {
     expectSuccess(await send(valid({ events: [] })), sendConversions);
     expect((await stateOf(app, ACCOUNTS.free)).conversions).toEqual([]);
   });

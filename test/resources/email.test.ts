@@ -65,7 +65,7 @@ describe('PATCH /v1/email/inboxes/{id} (spec §4.7)', () => {
     expect(res.body).toEqual(before);
   });
 
-  it('issue 14.1 (§2.5: metadata is free-form; §4.7): long keys, long values, many keys and any display name are stored as sent', async () => {
+  it('spec §2.5 (metadata is free-form; §4.7): long keys, long values, many keys and any display name are stored as sent', async () => {
     const longKey = 'k'.repeat(41);
     const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`key_${i}`, i]));
     const metadata = { ...many, [longKey]: 'x', big: 'v'.repeat(600) };

@@ -112,7 +112,7 @@ describe('POST /v1/experiences/{experience_id}/event_sessions (spec §4.12)', ()
     });
   });
 
-  it("issue 14.1 (§4.12: required fields not shown): a session without a title takes the experience's name; long texts are stored as sent", async () => {
+  it("spec §4.12 (required fields not shown): a session without a title takes the experience's name; long texts are stored as sent", async () => {
     const experience = (await stateOf(app, ACCOUNTS.free)).experiences.find((e) => e.id === PINNED.free.workshop)!;
     const untitled = await create(PINNED.free.workshop, { start_time: session.start_time });
     expectSuccess(untitled, createEventSession);

@@ -149,7 +149,7 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
     });
   });
 
-  describe('issue 14.1 (§2.4: every answer value is a string): values in the form a browser posts are accepted', () => {
+  describe('spec §2.4 (every answer value is a string): values in the form a browser posts are accepted', () => {
     // The pinned forms are a newsletter and a survey; a fifth form is the `registration` preset with its consent box.
     beforeEach(() => {
       app = makeApp({ fixtures: WITH_REGISTRATION_FORM });
@@ -169,7 +169,7 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
       ['yes', 'true'],
       ['the checkbox label', 'true'],
       [true, 'true'],
-    ])('issue 14.1 (§2.4): a consent checkbox answered %j is stored as %j', async (sent, stored) => {
+    ])('spec §2.4: a consent checkbox answered %j is stored as %j', async (sent, stored) => {
       const { form, consent } = await registration();
       const value = sent === 'the checkbox label' ? consent.label : sent;
       const res = await submit({ form_id: form.id, email: 'ada@example.com', answers: { [consent.id]: value } });
@@ -177,7 +177,7 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
       expect(res.body.answers.find((a: { field_type: string }) => a.field_type === 'checkbox').value).toBe(stored);
     });
 
-    it('issue 14.1 (§4.5): an empty name takes the default; long free text is stored as sent', async () => {
+    it('spec §4.5: an empty name takes the default; long free text is stored as sent', async () => {
       const long = 'x'.repeat(6000);
       const res = await submit({
         form_id: PINNED.free.surveyForm,
@@ -200,7 +200,7 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
       expect(text.body.answers.map((a: { value: string }) => a.value.length)).toEqual(expect.arrayContaining([300, 6000]));
     });
 
-    it('issue 14.1 (§2.4): "false" on a required consent box is "must be checked", not a type error; "maybe" is still refused', async () => {
+    it('spec §2.4: "false" on a required consent box is "must be checked", not a type error; "maybe" is still refused', async () => {
       const { form, consent } = await registration();
       const unchecked = await submit({ form_id: form.id, email: 'ada@example.com', answers: { [consent.id]: 'false' } });
       expectError(unchecked, 'validation_failed', {
@@ -214,7 +214,7 @@ describe('POST /v1/form_submissions (spec §4.5)', () => {
       });
     });
 
-    it('issue 14.1 (§2.4): numbers for text and phone fields, a one-choice string and an empty select are taken in their string form', async () => {
+    it('spec §2.4: numbers for text and phone fields, a one-choice string and an empty select are taken in their string form', async () => {
       const { form, consent, name, phone } = await registration();
       const res = await submit({
         form_id: form.id,

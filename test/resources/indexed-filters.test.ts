@@ -1,5 +1,5 @@
 /**
- * Issue 16 (performance, fourth bullet): `type` on experiences and `label` / `direction` on an
+ * Filters cost O(log n + limit): `type` on experiences and `label` / `direction` on an
  * inbox's messages are answered from index buckets (src/resources/experiences/indexes.ts,
  * src/resources/email/indexes.ts). Through the API, every filter combination must page exactly as
  * the naive filter over the whole collection would, also while records change between pages.
@@ -98,8 +98,8 @@ function churn(app: MockApp, seed: number): void {
   }
 }
 
-describe('indexed list filters through the API (issue 16)', () => {
-  it('issue 16: every type filter pages exactly as the naive filter, after seeded inserts, updates and deletes', async () => {
+describe('indexed list filters through the API page as the naive filter', () => {
+  it('every type filter pages exactly as the naive filter, after seeded inserts, updates and deletes', async () => {
     const app = makeApp();
     const experiences = app.sandbox.store.forAccount(ACCOUNTS.free)!.write('experiences');
     // The first filtered list builds the index from the seeded records; the churn then maintains it.
@@ -112,7 +112,7 @@ describe('indexed list filters through the API (issue 16)', () => {
     }
   });
 
-  it('issue 16: every label and direction combination of every inbox pages exactly as the naive filter, after seeded inserts, updates and deletes', async () => {
+  it('every label and direction combination of every inbox pages exactly as the naive filter, after seeded inserts, updates and deletes', async () => {
     const app = makeApp();
     const store = app.sandbox.store.forAccount(ACCOUNTS.free)!;
     const messages = store.write('messages');
@@ -141,7 +141,7 @@ describe('indexed list filters through the API (issue 16)', () => {
     }
   });
 
-  it('issue 16: a cursor from another inbox is still refused, a cursor that does not match the filter still works', async () => {
+  it('a cursor from another inbox is still refused, a cursor that does not match the filter still works', async () => {
     const app = makeApp();
     const store = app.sandbox.store.forAccount(ACCOUNTS.free)!;
     const messages = store.write('messages');

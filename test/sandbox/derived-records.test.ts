@@ -1,6 +1,6 @@
 /**
- * Issue 16 (performance): an account's seeded records are derived from (seed, account, template,
- * creation instant) when first needed, not made at creation, so creating and resetting a tenant
+ * Tenants cost little to create and reset: an account's seeded records are derived from (seed,
+ * account, template, creation instant) when first needed, not made at creation, so creating and resetting a tenant
  * hold and copy nothing but its account record and keys. Structural checks only (what the account
  * holds), never heap bytes or timings: those are `npm run bench -- --only tenants`.
  */
@@ -51,8 +51,8 @@ async function writeEverything(app: MockApp, accountId: string, token: string): 
   );
 }
 
-describe('issue 16: seeded records are derived when first needed', () => {
-  it('issue 16: a tenant that has neither read nor written holds no records: only its keys collection exists', async () => {
+describe('seeded records are derived when first needed', () => {
+  it('a tenant that has neither read nor written holds no records: only its keys collection exists', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     const store = storeOf(app, tenant.accountId);
@@ -61,7 +61,7 @@ describe('issue 16: seeded records are derived when first needed', () => {
     expect(store.collection('api_keys').size).toBe(1);
   });
 
-  it('issue 16: authentication, rate limiting, a crawl and its polls do not derive the seeded records', async () => {
+  it('authentication, rate limiting, a crawl and its polls do not derive the seeded records', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     expect((await client(app).get('/v1/status').set(bearer(tenant.token))).status).toBe(200);
@@ -71,7 +71,7 @@ describe('issue 16: seeded records are derived when first needed', () => {
     expect(storeOf(app, tenant.accountId).ownedCollections.sort()).toEqual(['api_keys', 'jobs']);
   });
 
-  it('issue 16: the first read derives them into the shared cache, and a list answers them (the account owns none of them)', async () => {
+  it('the first read derives them into the shared cache, and a list answers them (the account owns none of them)', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     const res = await client(app).get('/v1/experiences').set(bearer(tenant.token));
@@ -81,7 +81,7 @@ describe('issue 16: seeded records are derived when first needed', () => {
     expect(storeOf(app, tenant.accountId).ownedCollections).toEqual(['api_keys']);
   });
 
-  it('issue 16: the same records whenever they are first read (same seed): other accounts, writes and time in between change nothing', async () => {
+  it('the same records whenever they are first read (same seed): other accounts, writes and time in between change nothing', async () => {
     const early = makeApp({ seed: 'derived' });
     const late = makeApp({ seed: 'derived' });
     const [a, b] = [await newTenant(early), await newTenant(late)];
@@ -95,7 +95,7 @@ describe('issue 16: seeded records are derived when first needed', () => {
     expect(await stateOf(late, b.accountId)).toEqual(readAtOnce);
   });
 
-  it('issue 16: the record ids of two accounts are distinct (each account draws from a stream of its own)', async () => {
+  it('the record ids of two accounts are distinct (each account draws from a stream of its own)', async () => {
     const app = makeApp();
     const ids = async (accountId: string) =>
       Object.values(await stateOf(app, accountId))
@@ -109,7 +109,7 @@ describe('issue 16: seeded records are derived when first needed', () => {
   });
 });
 
-describe('contract §4.1 + issue 16: an account reset restores the derived records', () => {
+describe('contract §4.1: an account reset restores the derived records', () => {
   it('contract §4.1: writes of every kind, then a reset: exactly the records of right after creation, derived again when read', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);

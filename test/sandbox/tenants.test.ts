@@ -1,5 +1,5 @@
 /**
- * Contract §4.1 (issue 16): tenants that do not disturb each other, time included. Each `it` pins
+ * Contract §4.1: tenants that do not disturb each other, time included. Each `it` pins
  * one sentence of the section; the parallel-workers test runs eight of them against one sandbox.
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -469,7 +469,7 @@ describe('contract §4.1: the sandbox reset and determinism', () => {
     expect(app.sandbox.world.tenants.has(tenant.id)).toBe(false);
   });
 
-  it('issue 16.6: same seed and the same requests across accounts, resets and deletes give the same bytes', async () => {
+  it('same seed and the same requests across accounts, resets and deletes give the same bytes', async () => {
     const run = async () => {
       const app = makeApp({ seed: 'tenants' });
       const bodies: string[] = [];

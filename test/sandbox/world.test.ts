@@ -1,5 +1,5 @@
 /**
- * Issue 13.4: a request belongs to the world it started in, from its first byte to its last. A
+ * A request belongs to the world it started in, from its first byte to its last. A
  * reset while a request's body is still arriving replaces the world; the request finishes in the
  * old one (its writes go nowhere visible) and the new world is exactly a fresh boot.
  */
@@ -99,7 +99,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-describe('issue 13.4: a reset during a request body upload', () => {
+describe('a request stays in the world it started in: a reset during its body upload', () => {
   it('leaves the new world exactly a fresh boot, and the uploads finish in the old one without a 500', async () => {
     const mock = await startServer();
     const fresh = await startServer();

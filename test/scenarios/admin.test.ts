@@ -8,6 +8,7 @@ import { mockServers } from '../support/protocol.js';
 import { activate, activeScenarios } from '../support/scenarios.js';
 
 // Contract §3.5, §4.2 (the transport faults) and §4.3 (the webhook ones), in the catalog's order.
+// A deliberate change detector, not read from scenarios/: the contract's names never change silently.
 const SHIPPED = [
   'connection-reset',
   'crawl-fails',

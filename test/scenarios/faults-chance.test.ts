@@ -1,5 +1,5 @@
 /**
- * Contract §4.2, issue 17.3: `probability` on activations, drawn from the sandbox's seed: the same
+ * Contract §4.2: `probability` on activations, drawn from the sandbox's seed: the same
  * seed and the same requests give the same choices, `times` counts only the requests acted on.
  */
 import { describe, expect, it } from 'vitest';
@@ -54,7 +54,7 @@ describe('probability (contract §4.2)', () => {
     for (const entry of entries) expect(entry.scenario_ids).toEqual(entry.status === 500 ? [active.id] : []);
   });
 
-  it("issue 17.3: a draw happens only for requests in the scope: other tenants' requests do not move the pattern", async () => {
+  it("a draw happens only for requests in the scope: other tenants' requests do not move the pattern", async () => {
     const quiet = client(makeApp());
     await activate(quiet, { name: 'server-error', account_id: ACCOUNTS.free, probability: 0.4 });
     const alone = await statuses(quiet, 30);
@@ -134,7 +134,7 @@ describe('probability (contract §4.2)', () => {
     expect(await paid()).toEqual(paidTwenty.slice(10));
   });
 
-  it('issue 17.3: drawing never moves the id streams: records created after drawn requests get the same ids', async () => {
+  it('drawing never moves the id streams: records created after drawn requests get the same ids', async () => {
     const createdAfter = async (withChance: boolean) => {
       const c = client(makeApp());
       if (withChance) await activate(c, { name: 'slow-responses', operation_id: 'getStatus', probability: 0.5, params: { delay_ms: 0 } });

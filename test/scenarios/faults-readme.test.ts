@@ -1,5 +1,5 @@
 /**
- * Issue 17.4: the README's transport-fault examples run as written against a real server, with got
+ * The README's transport-fault examples run as written against a real server, with got
  * as the client with retries, and each comment says what got actually saw.
  */
 import { runInThisContext } from 'node:vm';
@@ -26,7 +26,7 @@ type Run = (
 describe('docs/scenarios.md "Transport faults"', () => {
   const start = mockServers();
 
-  it('issue 17.4, contract §4.2: got retries each fault and gets 200; the idempotent POST retry after a lost answer creates one record', async () => {
+  it('contract §4.2: got retries each fault and gets 200; the idempotent POST retry after a lost answer creates one record', async () => {
     expect(blocks).toHaveLength(2);
     const mock = await start({});
     // The import line is the reader's; the test hands the same module in.

@@ -1,5 +1,5 @@
 /**
- * Issue 17.5: the server stays healthy after 10,000 faulted requests: no leaked sockets, no timers
+ * The server stays healthy after 10,000 faulted requests: no leaked sockets, no timers
  * left, and the next ordinary request is answered. Counts, not wall-clock budgets: the loop is
  * bounded by its number of requests, and what is checked is what is left over.
  */
@@ -42,10 +42,10 @@ function activeTimers(): number {
   return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 }
 
-describe('issue 17.5: 10,000 faulted requests', () => {
+describe('the server stays healthy after 10,000 faulted requests', () => {
   const start = mockServers();
 
-  it('issue 17.5: after 10,000 faulted requests of every kind, no connection, held socket or timer is left, and the server answers', async () => {
+  it('after 10,000 faulted requests of every kind, no connection, held socket or timer is left, and the server answers', async () => {
     // Rate limiting off: past the quota the limiter answers 429 before any scenario can act.
     const mock = await start({ rateLimit: 'off' });
     const timersBefore = activeTimers();

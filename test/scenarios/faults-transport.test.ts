@@ -1,5 +1,5 @@
 /**
- * Contract §4.2, issue 17: the transport faults, pinned at the socket level with a raw `node:net`
+ * Contract §4.2: the transport faults, pinned at the socket level with a raw `node:net`
  * client (what the connection carried and how it ended) and `node:http` (what a client library sees).
  */
 import { request as httpRequest } from 'node:http';

@@ -35,7 +35,7 @@ describe('docs/scenarios.md', () => {
 
   const start = mockServers();
 
-  it("contract §3.5, issue 14.5: the three-line TypeScript example answers 429 on the new tenant with a Retry-After a client can honour within vitest's default 5 s test timeout, then 200", async () => {
+  it("contract §3.5: the three-line TypeScript example answers 429 on the new tenant with a Retry-After a client can honour within vitest's default 5 s test timeout, then 200", async () => {
     const mock = await start({});
     const code = firstBlock('ts');
     expect(code.trim().split('\n')).toHaveLength(3);

@@ -1,5 +1,5 @@
 /**
- * Issue 13.6 / contract §1 "in-flight requests finish": closing answers every request already
+ * Contract §1 "in-flight requests finish": closing answers every request already
  * received (the last one on each connection with `Connection: close`), then closes; requests still
  * unanswered when the grace period ends are cut and counted. No timing is asserted: requests are
  * made "received but not yet parsed" by writing them in the same synchronous turn as `close()`.
@@ -28,7 +28,7 @@ async function idleConnection(port: number): Promise<RawConnection> {
   return connection;
 }
 
-describe('issue 13.6: closing answers every request already received', () => {
+describe('closing answers every request already received', () => {
   it('answers 50 requests received on idle keep-alive connections but not yet parsed when close() starts', async () => {
     const mock = await startServer();
     const connections = await Promise.all(Array.from({ length: 50 }, () => idleConnection(mock.port)));
@@ -108,7 +108,7 @@ describe('contract §1: closing ends the artificial delay of slow-responses and 
   });
 });
 
-describe('issue 13.6: the CLI on SIGTERM', () => {
+describe('the CLI on SIGTERM closes the same way', () => {
   it('says in its exit line how many requests the grace period cut, and exits 0', async () => {
     running = await startCli(['--port', '0', '--shutdown-grace', '50']);
     const port = Number(new URL(running.url).port);

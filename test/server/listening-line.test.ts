@@ -1,4 +1,4 @@
-/** Issue 13.3 / contract §1: the listening line says the address actually bound; `url` stays one to connect to. */
+/** Contract §1: the listening line says the address actually bound; `url` stays one to connect to. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCli, type RunningCli } from '../support/cli.js';
 import { startServer } from '../support/harness.js';
@@ -9,7 +9,7 @@ afterEach(() => {
   running = undefined;
 });
 
-describe('issue 13.3: the listening line names the bound address', () => {
+describe('the listening line names the bound address', () => {
   it('says http://0.0.0.0:PORT when bound to all interfaces, and the API answers there', async () => {
     running = await startCli(['--port', '0'], { HOST: '0.0.0.0' });
     expect(running.firstLine).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+ /);

@@ -1,5 +1,5 @@
 /**
- * Issue 16 ("only what the tenant changes is stored"): a tenant that reads its seeded records but
+ * Only what the tenant changes is stored: a tenant that reads its seeded records but
  * never writes them owns none of them; they are answered from a small process-wide cache and derived
  * again after an eviction. Structural checks only (what each account owns, what the cache holds),
  * never heap bytes: those are `npm run bench -- --only tenants`.
@@ -66,8 +66,8 @@ async function evictAll(app: MockApp): Promise<void> {
   for (let i = 0; i < DERIVED_CACHE_CAPACITY; i++) await stateOf(app, (await newTenant(app)).accountId);
 }
 
-describe('issue 16: a tenant that has read but not written owns no seeded records', () => {
-  it('issue 16: after reading every collection (admin state and the /v1 lists) the tenant owns only its keys', async () => {
+describe('a tenant that has read but not written owns no seeded records', () => {
+  it('after reading every collection (admin state and the /v1 lists) the tenant owns only its keys', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     const answers = await readEverything(app, tenant);
@@ -77,7 +77,7 @@ describe('issue 16: a tenant that has read but not written owns no seeded record
     expect(store.derivedCached).toBe(true);
   });
 
-  it('issue 16: after an eviction (more tenants read than the cache holds) a re-read answers byte-identical bytes', async () => {
+  it('after an eviction (more tenants read than the cache holds) a re-read answers byte-identical bytes', async () => {
     const app = makeApp({ seed: 'evict' });
     const tenant = await newTenant(app);
     const first = await readEverything(app, tenant);
@@ -87,7 +87,7 @@ describe('issue 16: a tenant that has read but not written owns no seeded record
     expect(storeOf(app, tenant.accountId).ownedCollections).toEqual(['api_keys']);
   });
 
-  it('issue 16: a cache miss draws nothing from the world: the ids other accounts get next are the same', async () => {
+  it('a cache miss draws nothing from the world: the ids other accounts get next are the same', async () => {
     const [quiet, busy] = [makeApp({ seed: 'miss' }), makeApp({ seed: 'miss' })];
     const [a, b] = [await newTenant(quiet), await newTenant(busy)];
     await readEverything(busy, b);
@@ -101,7 +101,7 @@ describe('issue 16: a tenant that has read but not written owns no seeded record
     expect(await readEverything(busy, b)).toEqual(await readEverything(quiet, a));
   });
 
-  it('issue 16: a cached record is frozen: a change that does not go through write() throws instead of being lost', async () => {
+  it('a cached record is frozen: a change that does not go through write() throws instead of being lost', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     const store = storeOf(app, tenant.accountId);
@@ -116,8 +116,8 @@ describe('issue 16: a tenant that has read but not written owns no seeded record
   });
 });
 
-describe('issue 16: the first write makes the collection the tenant\u2019s own', () => {
-  it('issue 16: a write owns only the collections it changed, and they are kept across evictions', async () => {
+describe('the first write makes the collection the tenant\u2019s own', () => {
+  it('a write owns only the collections it changed, and they are kept across evictions', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     const state = await stateOf(app, tenant.accountId);
@@ -140,7 +140,7 @@ describe('issue 16: the first write makes the collection the tenant\u2019s own',
     for (const name of SEEDED.filter((n) => n !== 'discounts' && n !== 'inboxes')) expect(after[name], name).toEqual(state[name]);
   });
 
-  it('issue 16: an owned record can change in place; a request that fails (404) owns nothing new', async () => {
+  it('an owned record can change in place; a request that fails (404) owns nothing new', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     const store = storeOf(app, tenant.accountId);
@@ -151,7 +151,7 @@ describe('issue 16: the first write makes the collection the tenant\u2019s own',
     expect(store.collection('inboxes').values()[0]!.display_name).toBe('changed in place');
   });
 
-  it('issue 16: a reset drops the owned copies and the cache entry: the records come back derived', async () => {
+  it('a reset drops the owned copies and the cache entry: the records come back derived', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     const born = await readEverything(app, tenant);
@@ -165,8 +165,8 @@ describe('issue 16: the first write makes the collection the tenant\u2019s own',
   });
 });
 
-describe('issue 16: the LRU cache', () => {
-  it('issue 16: holds at most its capacity and evicts the least recently used', () => {
+describe('the LRU cache of derived seeded records', () => {
+  it('holds at most its capacity and evicts the least recently used', () => {
     const cache = new LruCache<string, number>(2);
     let made = 0;
     const get = (key: string) => cache.get(key, () => ++made);

@@ -13,8 +13,8 @@ export interface CliResult {
 
 /**
  * Children still running when a test file ends are killed then. No wall-clock limit of its own
- * (issue 14.5: a loaded machine starts a process slowly): a child that never answers fails its
- * test by the test's timeout.
+ * (tests never depend on the machine's load, and a loaded machine starts a process slowly): a child
+ * that never answers fails its test by the test's timeout.
  */
 const children = new Set<ChildProcessWithoutNullStreams>();
 afterAll(() => {

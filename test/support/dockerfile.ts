@@ -1,6 +1,6 @@
 /**
  * Replays a Dockerfile's build stage without a Docker engine (none runs on our build machines), so a
- * file the build needs but the Dockerfile never copies fails `npm test` (issue 14.2).
+ * file the build needs but the Dockerfile never copies fails `npm test`, not the first image build.
  *
  * A temporary folder plays the image's root: each `COPY` of the stage copies its sources from the
  * build context (minus `.dockerignore`) to the folder, then its `RUN` commands run there with `sh -c`

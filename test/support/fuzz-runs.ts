@@ -1,6 +1,6 @@
 /**
  * How many cases a property test of test/proof/ runs. `npm test` keeps them bounded so the suite
- * stays within its time goal (issue 14.5); `CCM_FUZZ_SCALE=10 npx vitest run test/proof` runs ten
+ * stays within its time goal; `CCM_FUZZ_SCALE=10 npx vitest run test/proof` runs ten
  * times as many, for a deeper search before a release or after touching validation.
  */
 export function fuzzRuns(normal: number): number {

@@ -1,5 +1,5 @@
 /**
- * What a client team does with `GET /openapi.json` (issue 14 item 4): generate types with
+ * What a client team does with `GET /openapi.json`: generate types with
  * openapi-typescript, call the API through openapi-fetch, and compile under `strict`. The program
  * below calls every operation with the bodies the README shows and reads typed members of each
  * answer, so a schema that generates `unknown`, `Record<string, never>` or a missing component name

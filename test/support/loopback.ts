@@ -61,7 +61,7 @@ function parse(text: string): unknown {
 /**
  * One request on a connection of its own (`agent: false`, no keep-alive). A pooled keep-alive
  * socket can be closed by the server's idle timer just as the client reuses it, which a loaded
- * machine makes likely ("fetch failed … other side closed" in the soak, issue 14.5).
+ * machine makes likely ("fetch failed … other side closed" in the soak).
  */
 function openRequest(mock: MockServer, request: GeneratedRequest, options: SendOptions) {
   const { headers, body } = prepare(request, options);

@@ -97,7 +97,7 @@ export function writeFixture(changes: Record<string, unknown>, name = 'fixture.j
   return file;
 }
 
-/** Records `ctx.state` of every request once it is answered (as the journal of #6 will read it). */
+/** Records `ctx.state` of every request once it is answered (as the journal reads it). */
 export function spyOnState(app: MockApp): SandboxState[] {
   const seen: SandboxState[] = [];
   app.middleware.unshift(async (ctx, next) => {

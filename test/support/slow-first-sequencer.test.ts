@@ -18,7 +18,7 @@ function sequencer(cachedMs: Record<string, number>): SlowFirstSequencer {
 
 const files = ['test/a.test.ts', 'test/cli.test.ts', 'test/b.test.ts', 'test/ui/dashboard.browser.test.ts'];
 
-describe('issue 14.5: the longest files start first', () => {
+describe('the longest files start first', () => {
   it('with no cache (a clean clone), the measured long files lead and the rest keep their order', async () => {
     const sorted = await sequencer({}).sort(files.map(spec));
     expect(sorted.map((s) => s.moduleId.slice(ROOT.length + 1))).toEqual([

@@ -1,6 +1,6 @@
 /**
  * Starts the longest test files first, so that the two workers end together instead of one of them
- * finishing the suite alone on a long file it picked up last (issue 14.5).
+ * finishing the suite alone on a long file it picked up last (the suite's wall time is the slower worker's).
  *
  * Vitest's own order does this once its cache knows each file's duration, but a clean clone (CI, a
  * first `npm test`) has no cache, and then it keeps the glob's order: the image-build replay (30 s,

@@ -1,7 +1,7 @@
-/** A `GET /__admin/webhook_deliveries` answer in issue 18's shape (contract §4.3), for the dashboard's Webhooks region. */
+/** A `GET /__admin/webhook_deliveries` answer in the route's shape (contract §4.3), for the dashboard's Webhooks region. */
 import type { ListPage, WebhookDeliveryView } from '../../src/ui/page/api-types.js';
 
-/** Two deliveries as issue 18's route answers them: one that failed once then succeeded, one still pending. */
+/** Two deliveries as that route answers them: one that failed once then succeeded, one still pending. */
 export const WEBHOOK_DELIVERIES: ListPage<WebhookDeliveryView> = {
   object: 'list',
   data: [

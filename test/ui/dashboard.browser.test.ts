@@ -1,5 +1,5 @@
 /**
- * Issue 19, contract §4.4: the dashboard driven in a real browser (Debian's chromium through
+ * Contract §4.4: the dashboard driven in a real browser (Debian's chromium through
  * playwright-core), by accessible names only. One browser for the whole file: launching it is the
  * slow part. Screenshots of each region at 1280×800 (and the whole page at a phone width) are written
  * to .screenshots/ (ignored by git), so a run never rewrites tracked files; CCM_SCREENSHOTS=docs
@@ -106,7 +106,7 @@ const region = (page: Page, name: string) => page.getByRole('region', { name });
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`issue 19: the browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`);
+    throw new Error(`the browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`);
   }
   mkdirSync(SCREENSHOTS, { recursive: true });
   mock = await startMockServer({ clock: FROZEN_AT, seed: 19, webhookTimeout: 600_000 });
@@ -120,10 +120,11 @@ afterAll(async () => {
   await mock?.close();
 });
 
-describe('issue 19: the dashboard in a browser (contract §4.4)', () => {
+describe('the dashboard in a browser (contract §4.4)', () => {
   it('contract §4.4: GET /__admin/ui shows the five regions, and the page weighs under 100 KB transferred', async () => {
     const response = await main.page.goto(`${mock.url}/__admin/ui`);
     expect(response?.status()).toBe(200);
+    // The names contract §4.4 fixes, written out on purpose: a renamed region must fail here.
     for (const name of ['Clock', 'Accounts', 'Requests', 'Scenarios', 'Webhooks']) {
       await region(main.page, name).waitFor({ timeout: WAIT_MS });
     }
@@ -265,7 +266,7 @@ describe('issue 19: the dashboard in a browser (contract §4.4)', () => {
     }
   });
 
-  it('contract §4.4: the Webhooks region lists deliveries and opens their attempts (issue 18 shape, answered by the test)', async () => {
+  it('contract §4.4: the Webhooks region lists deliveries and opens their attempts (the shape of GET /__admin/webhook_deliveries, answered by the test)', async () => {
     const page = await context.newPage();
     const watched = watch(page);
     await page.route('**/__admin/webhook_deliveries?*', (route) => route.fulfill({ json: WEBHOOK_DELIVERIES }));
@@ -422,7 +423,7 @@ describe('issue 19: the dashboard in a browser (contract §4.4)', () => {
     expect(outline).toBe('solid');
   });
 
-  it('issue 19: no console errors, and every request the page made went to the sandbox', () => {
+  it('no console errors, and every request the page made went to the sandbox', () => {
     // The main page saw one account reset (its Reset button) before this test.
     expect(unexpectedErrors(main, 1)).toEqual([]);
     expect(main.requests.length).toBeGreaterThan(0);
@@ -430,7 +431,7 @@ describe('issue 19: the dashboard in a browser (contract §4.4)', () => {
   });
 });
 
-describe('issue 19: the live Requests list after a sandbox reset (contract §4.4)', () => {
+describe('the live Requests list after a sandbox reset (contract §4.4)', () => {
   it('contract §4.4: after POST /__admin/reset (request ids restart) the list shows the new journal, not the old entries', async () => {
     const requests = region(main.page, 'Requests');
     const get = (path: string) => fetch(`${mock.apiUrl}${path}`, { headers: { Authorization: `Bearer ${KEYS.free}` } });
@@ -444,7 +445,7 @@ describe('issue 19: the live Requests list after a sandbox reset (contract §4.4
   });
 });
 
-describe('issue 19: the dashboard with an admin token configured (contract §4.4)', () => {
+describe('the dashboard with an admin token configured (contract §4.4)', () => {
   it('contract §4.4: the page asks for the token once, keeps it in the tab, and shows the sandbox', async () => {
     const guarded = await startMockServer({ clock: FROZEN_AT, adminToken: 'open-sesame' });
     try {

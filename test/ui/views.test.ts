@@ -50,6 +50,7 @@ describe('the dashboard views (contract §4.4)', () => {
   it('contract §4.4: the regions, buttons and labels carry the accessible names the contract fixes', () => {
     const body = { tag: 'body', attrs: {}, children: layout(HANDLERS) };
     const regions = byTag(body, 'section').map((section) => textOf(byTag(section, 'h2')[0]));
+    // A deliberate change detector: contract §4.4 fixes these names, and scripts find the regions by them.
     // Page order: the clock, then the left column (requests, scenarios), then the right (accounts, webhooks).
     expect(regions).toEqual(['Clock', 'Requests', 'Scenarios', 'Accounts', 'Webhooks']);
     const buttons = byTag(body, 'button').map(textOf);

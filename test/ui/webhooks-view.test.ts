@@ -1,4 +1,4 @@
-/** Contract §4.3, §4.4: the Webhooks region renders `GET /__admin/webhook_deliveries` (issue 18's shape). */
+/** Contract §4.3, §4.4: the Webhooks region renders `GET /__admin/webhook_deliveries` as that route answers it. */
 import { describe, expect, it } from 'vitest';
 import { findAll, textOf } from '../../src/ui/page/vnode.js';
 import { webhooksView } from '../../src/ui/page/webhooks-view.js';

@@ -5,7 +5,7 @@ import { ACCOUNTS, sandbox } from './support.js';
 
 const URL_OK = 'http://127.0.0.1:9/hooks';
 
-describe('issue 18: the webhook admin routes validate like the others (contract §4.3)', () => {
+describe('the webhook admin routes validate like the others (contract §4.3)', () => {
   it('contract §4.3: an endpoint is created with a whsec_ secret, the default filter, and listed per account', async () => {
     const s = sandbox();
     const res = await s.api.post('/__admin/webhook_endpoints').send({ account_id: ACCOUNTS.free, url: URL_OK });

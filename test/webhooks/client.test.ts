@@ -5,7 +5,7 @@ import type { MockServer } from '../../src/server.js';
 import { ACCOUNTS, startServer } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
-describe('issue 18: mock.admin.webhooks, the typed client of contract §4.3', () => {
+describe('mock.admin.webhooks, the typed client of contract §4.3', () => {
   let mock: MockServer;
   let hooks: Receiver;
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
 
 const receiver = useReceivers();
 
-describe('issue 18: webhooks are signed, delivered and logged (contract §4.3)', () => {
+describe('webhooks are signed, delivered and logged (contract §4.3)', () => {
   it('contract §4.3: a delivery verifies with standardwebhooks and the endpoint secret; webhook-id is the event id', async () => {
     const hooks = await receiver();
     const s = sandbox();

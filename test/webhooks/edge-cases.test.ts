@@ -1,10 +1,10 @@
-/** Issue 18: cases a review found by probing (contract §4.3, §4.1). */
+/** Webhook cases a review found by probing (contract §4.3, §4.1). */
 import { describe, expect, it } from 'vitest';
 import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
 
 const receiver = useReceivers();
 
-describe('issue 18: webhook edge cases', () => {
+describe('webhook edge cases found by probing', () => {
   it('contract §4.3: an endpoint URL with credentials is refused (fetch never sends one, so every attempt would fail unseen)', async () => {
     const { api } = sandbox();
     const res = await api.post('/__admin/webhook_endpoints').send({ account_id: ACCOUNTS.free, url: 'http://user:pw@127.0.0.1:9/hooks' });

@@ -5,8 +5,8 @@ import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
 
 const receiver = useReceivers();
 
-describe('issue 18: deliveries of one account never wait on another (contract §4.3, §4.1)', () => {
-  it("issue 18: account A's receiver holds the socket; B's request and B's delivery still go through; A's attempt then fails", async () => {
+describe('deliveries of one account never wait on another (contract §4.3, §4.1)', () => {
+  it("account A's receiver holds the socket; B's request and B's delivery still go through; A's attempt then fails", async () => {
     const silent = await receiver(() => 'hang');
     const healthy = await receiver();
     // Far beyond any wait of this test: A's attempt ends when its receiver goes away, not by a timer
@@ -94,7 +94,7 @@ describe('issue 18: deliveries of one account never wait on another (contract §
   });
 });
 
-describe('issue 18: reset, deletion and the clock going back (contract §4.3, §4.1)', () => {
+describe('reset, deletion and the clock going back (contract §4.3, §4.1)', () => {
   it('contract §4.3: a reset mid-delivery aborts the attempt, and nothing of the old world reaches the new one', async () => {
     const hooks = await receiver(() => 'hang');
     const s = sandbox();
@@ -149,7 +149,7 @@ describe('issue 18: reset, deletion and the clock going back (contract §4.3, §
     expect(hooks.arrivals).toHaveLength(1);
   });
 
-  it('issue 18: pending deliveries under a frozen clock are bounded per account, the oldest dropped', async () => {
+  it('pending deliveries under a frozen clock are bounded per account, the oldest dropped', async () => {
     // Nothing listens on this endpoint: every attempt fails at once and stays pending for its retry.
     const closed = await startReceiver();
     const url = closed.url;
@@ -165,7 +165,7 @@ describe('issue 18: reset, deletion and the clock going back (contract §4.3, §
     expect(page.data.every((d: { status: string }) => d.status === 'pending')).toBe(true);
   });
 
-  it('issue 18: a delivery dropped from the log while its batch is being sent is never sent', async () => {
+  it('a delivery dropped from the log while its batch is being sent is never sent', async () => {
     const s = sandbox();
     const account = s.app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
     const flood = () => {

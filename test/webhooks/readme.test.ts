@@ -17,7 +17,7 @@ const receiverCode = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
 type Run = (createServer: unknown, Webhook: unknown, secret: string) => { server: Server; seen: Set<string> };
 
 describe('docs/webhooks.md "Testing your webhook receiver"', () => {
-  it('issue 18: the README receiver verifies a real delivery, sees a duplicate once, and refuses a bad signature', async () => {
+  it('the README receiver verifies a real delivery, sees a duplicate once, and refuses a bad signature', async () => {
     // The import lines are the reader's; the test hands the same modules in, and listens on any free port.
     const code = receiverCode
       .split('\n')

@@ -8,7 +8,7 @@ const receiver = useReceivers();
 /** The fixture's key ids (fixtures/default.json). */
 const KEYS_IDS = { freeDefault: 'key_free_default' } as const;
 
-describe('issue 18: the webhook scenarios (contract §4.3)', () => {
+describe('the webhook scenarios (contract §4.3)', () => {
   it('contract §4.3: webhooks-duplicated sends every delivery twice with one webhook-id', async () => {
     const hooks = await receiver();
     const s = sandbox();

@@ -1,7 +1,7 @@
 /**
  * The server-side conversion event of spec §4.6, whose element shape is "not shown". The sandbox
  * requires only what it records an event by, a name and a time, and keeps every other member as
- * sent (issue 14.1: the ad platforms' shapes differ, and a sandbox that refuses one of them fails a
+ * sent (tolerant where the spec is silent: the ad platforms' shapes differ, and a sandbox that refuses one of them fails a
  * correct client). Members that carry a person's email or phone in `user_data` are normalised and
  * SHA-256 hashed before they are stored, as the platforms require of what they keep.
  */
@@ -17,7 +17,7 @@ export interface ConversionEvent {
   [member: string]: unknown;
 }
 
-// Open: generators type the members nobody names as a map of unknown values (issue 14.4).
+// Open: generators type the members nobody names as a map of unknown values.
 export const conversionEventSchema: JsonSchema = openObjectSchema({
   required: ['event_name', 'event_time'],
   description:
@@ -36,9 +36,9 @@ export const conversionEventSchema: JsonSchema = openObjectSchema({
       ],
       description: 'Unix seconds, or an ISO 8601 date-time with a time zone.',
     },
-    // Named so generated clients type what the README's examples send (issue 14.4); open, and typed only
+    // Named so generated clients type what the README's examples send; open, and typed only
     // where every ad platform agrees (an address and a user agent are text), so nothing a platform's
-    // client sends is refused (issue 14.1).
+    // client sends is refused (tolerant where the spec is silent).
     user_data: openObjectSchema({
       // null too: a client that has no identifiers may send it so rather than leave it out.
       type: ['object', 'null'],

@@ -2,7 +2,7 @@
  * Metadata updates (spec §4.7: "merged into the existing metadata"; §2.5: metadata is free-form).
  * The merge is shallow: each key sent replaces that key; a key sent as null is removed (Stripe
  * removes a key sent empty; JSON has a null for that). No limits on keys or values: the spec sets
- * none, and a sandbox that refused a free-form object a client may send would fail it (issue 14.1);
+ * none, and a sandbox that refused a free-form object a client may send would fail it (tolerant where the spec is silent);
  * the 1 MiB body limit bounds what one request adds.
  */
 export function mergeMetadata(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {

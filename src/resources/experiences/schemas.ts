@@ -1,7 +1,7 @@
 /**
  * Experience of spec §2.7: the members every type shares, and `details` of the type's own shape.
  * The schema is a `oneOf` of one closed variant per type, told apart by `type` (an OpenAPI
- * `discriminator`), so generated clients narrow `details` when they test `type` (issue 14 item 4).
+ * `discriminator`), so generated clients narrow `details` when they test `type`.
  * It accepts exactly what one object with an `if type = X then details is X's` per type accepted.
  */
 import { discriminatedUnion, timestampSchema } from '../../operations/schemas.js';

@@ -4,7 +4,7 @@
  * fill the email field and the first text field when no answer is given for them (spec §4.5).
  * Every problem is collected and reported at once, keyed `answers.<field id>`.
  *
- * Tolerant where the spec is silent (issue 14.1): §2.4 makes every answer `value` a string, so a
+ * Tolerant where the spec is silent: §2.4 makes every answer `value` a string, so a
  * client may send any value in the form a browser posts it. Numbers and booleans count as their
  * string form, an empty string as unanswered, and a single checkbox takes the words a form posts
  * for it. Refused: what cannot be the field's answer (a list or object for a text field, a word

@@ -60,7 +60,7 @@ export type JobBody = Pick<JobRecord, Exclude<(typeof JOB_FIELDS)[number], 'resu
 
 /**
  * The public view: the fields of §2.3 in order (JOB_FIELDS), internal fields dropped. A completed
- * job's result is built here, from the seed, at every read (issue 13.5): the record never holds it,
+ * job's result is built here, from the seed, at every read (settling stays O(1) per job): the record never holds it,
  * and the same seed and input give the same bytes at every read.
  */
 export function jobView(job: JobRecord, seed: string): JobBody {

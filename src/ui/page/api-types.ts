@@ -70,7 +70,7 @@ export interface ScenarioLists {
   active: ActiveScenarioView[];
 }
 
-/** Contract §4.3 (issue 18): `GET /__admin/webhook_deliveries`. */
+/** Contract §4.3: `GET /__admin/webhook_deliveries`. */
 export interface WebhookAttemptView {
   at: string;
   status_code: number | null;
