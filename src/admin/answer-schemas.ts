@@ -181,8 +181,9 @@ export const webhookDeliverySchema = object('WebhookDelivery', {
   object: { const: 'webhook_delivery' },
   account_id: string,
   endpoint_id: string,
+  // `anyOf`: the two differ in `data` only (whole, or truncated past the size a listing shows whole).
   event: {
-    oneOf: [
+    anyOf: [
       webhookEventSchema,
       object('TruncatedWebhookEvent', {
         ...eventHead,
