@@ -5,14 +5,26 @@
  *
  * The rule: a module imports only from its own unit or from a unit of a lower layer, type-only
  * imports included. Units of one layer are peers and import neither each other nor anything above.
- * A unit is a folder of src/ or, at the bottom and the top, a few files directly under src/.
+ * A unit is a folder of src/ or, at the bottom and the top, a few files directly under src/. A unit
+ * may sit inside another's folder (ui/page/ in ui/): it is then its own unit, not part of the outer one.
  */
 
-/** @typedef {{ name: string, why: string, units: string[] }} Layer */
+/**
+ * `typesFrom`: modules of higher layers that the layer's units may import types from, type-only
+ * (`import type`, erased when compiled): the dashboard page reads the admin API's interface so that
+ * it keeps no copy of it, and its browser bundle still holds nothing of the server.
+ * @typedef {{ name: string, why: string, units: string[], typesFrom?: string[] }} Layer
+ */
 
 /** @type {Layer[]} */
 export const LAYERS = [
-  { name: 'page', why: 'the dashboard page: browser code and its built assets, importing nothing of the server', units: ['ui/'] },
+  {
+    name: 'page',
+    why: "the dashboard page (browser code): of the server, only the admin API's types, type-only",
+    units: ['ui/page/'],
+    typesFrom: ['admin/api-types.ts'],
+  },
+  { name: 'page assets', why: 'the page as built (script, style) and its HTML document', units: ['ui/'] },
   { name: 'foundation', why: 'errors, virtual clock, seeded ids', units: ['errors/', 'clock/', 'random.ts', 'package-dirs.ts'] },
   { name: 'store', why: 'records, collections, the account-scoped store', units: ['store/'] },
   { name: 'protocol', why: 'deprecation, rate limits, idempotency, journal, Prefer: no Koa', units: ['protocol/'] },
@@ -23,7 +35,8 @@ export const LAYERS = [
   { name: 'webhooks', why: 'endpoints, events, signed deliveries on the account clocks', units: ['webhooks/'] },
   { name: 'sandbox', why: 'boots the world, reset replaces it; tenants (own clocks, reset, delete)', units: ['sandbox/'] },
   { name: 'http', why: 'middlewares, /v1 router, response writer', units: ['http/'] },
-  { name: 'surfaces', why: 'the OpenAPI document; /__admin and its client', units: ['openapi/', 'admin/'] },
+  { name: 'openapi', why: 'the OpenAPI document of /v1', units: ['openapi/'] },
+  { name: 'admin', why: '/__admin as declarations, its OpenAPI document and its client', units: ['admin/'] },
   { name: 'app', why: 'createApp: the middleware order', units: ['app.ts', 'graceful-close.ts'] },
   { name: 'server', why: 'startMockServer; useTenant for vitest files', units: ['server.ts', 'vitest-tenant.ts'] },
   { name: 'entry points', why: 'the CLI and the package exports', units: ['cli.ts', 'index.ts', 'vitest.ts'] },
@@ -47,6 +60,25 @@ export function unitPattern(unit) {
 const anyOf = (units) => units.map(unitPattern).join('|');
 
 /**
+ * The units nested in `unit`'s folder (ui/page/ in ui/), which are not part of it.
+ * @param {string} unit
+ * @param {string[]} allUnits
+ */
+const nestedIn = (unit, allUnits) => allUnits.filter((other) => other !== unit && unit.endsWith('/') && other.startsWith(unit));
+
+/**
+ * The `from`/`to` matcher of some units: their paths, less the units nested in them that are not among them.
+ * @param {string[]} units
+ * @param {string[]} allUnits
+ * @param {string[]} [alsoAllowed] modules matched by `units` that are allowed anyway
+ */
+function unitsMatcher(units, allUnits, alsoAllowed = []) {
+  const nested = units.flatMap((unit) => nestedIn(unit, allUnits)).filter((unit) => !units.includes(unit));
+  const not = [...nested, ...alsoAllowed];
+  return not.length === 0 ? { path: anyOf(units) } : { path: anyOf(units), pathNot: anyOf(not) };
+}
+
+/**
  * The forbidden rules of dependency-cruiser, generated from LAYERS.
  * @param {Layer[]} [layers]
  */
@@ -60,13 +92,25 @@ export function layerRules(layers = LAYERS) {
       const peers = layer.units.filter((other) => other !== unit);
       const refused = [...peers, ...above];
       if (refused.length === 0) continue;
+      const ruleName = `layer-${layer.name.replace(/\s+/g, '-')}:${unit}`;
+      const from = unitsMatcher([unit], allUnits);
+      const typesFrom = layer.typesFrom ?? [];
       rules.push({
-        name: `layer-${layer.name.replace(/\s+/g, '-')}:${unit}`,
+        name: ruleName,
         severity: 'error',
         comment: `src/${unit} is in the ${layer.name} layer: it may import only its own unit and lower layers (scripts/layers.mjs)`,
-        from: { path: unitPattern(unit) },
-        to: { path: anyOf(refused) },
+        from,
+        to: unitsMatcher(refused, allUnits, typesFrom),
       });
+      if (typesFrom.length > 0) {
+        rules.push({
+          name: `${ruleName}types-only`,
+          severity: 'error',
+          comment: `src/${unit} may import ${typesFrom.join(', ')} with \`import type\` only: nothing of it may reach the browser bundle (scripts/layers.mjs)`,
+          from,
+          to: { path: anyOf(typesFrom), dependencyTypesNot: ['type-only'] },
+        });
+      }
     }
   });
   const koaIndex = layers.findIndex((layer) => layer.name === FIRST_KOA_LAYER);

@@ -2,86 +2,47 @@
  * A typed client of the admin API (contract §3), returned as `mock.admin` by `startMockServer` and
  * usable on its own against any running sandbox: `new AdminClient('http://127.0.0.1:4010')`.
  */
-import type { accountState } from './routes.js';
-import type { JournalEntry, JournalFilter } from '../protocol/request-journal.js';
-import type { ActivationInput, ActiveScenarioView } from '../scenarios/engine.js';
-import type { EventType } from '../operations/event-types.js';
-import type { DeliveryFilter } from '../webhooks/hub.js';
-import type { EventFilter, WebhookDeliveryView, WebhookEndpoint, WebhookEvent } from '../webhooks/records.js';
-import type { AccountTemplate } from '../fixture/fixture-file.js';
-import type { PinnedRecords } from '../store/pinned-records.js';
-import { accountClock, tenantHandle, type AccountClockSetting, type AccountClockState, type Tenant } from './tenant-handle.js';
+import type {
+  AccountStateSnapshot,
+  ActivationInput,
+  AdminApiKey,
+  AdminCall,
+  AdminRouteKey,
+  ClockState,
+  CreateAccountInput,
+  CreateEndpointInput,
+  CreateKeyInput,
+  DeliveryQuery,
+  EventType,
+  JournalQuery,
+  RouteAnswer,
+  RouteInput,
+  SetClockInput,
+} from './api-types.js';
+import { accountClock, tenantHandle, type Tenant } from './tenant-handle.js';
 
 export type { AccountClockSetting, AccountClockState, Tenant, TenantClock } from './tenant-handle.js';
 
-export type { AccountTemplate } from '../fixture/fixture-file.js';
-export type { PinnedRecords } from '../store/pinned-records.js';
-
-/** The body of `POST /__admin/accounts` (contract §3.2, §4.1; the record sources: docs/fixtures.md). */
-export interface CreateAccountInput {
-  plan?: 'free' | 'paid';
-  name?: string;
-  /** `shared` (default), `frozen`, `running` or an ISO 8601 instant: the account's own clock. */
-  clock?: AccountClockSetting;
-  /** Take the template of this fixture: a name under the package's fixtures/, or a path to a fixture file inside the server's working directory. */
-  fixture?: string;
-  /** The template inline, in the shape of a fixture's `template` (not with `fixture`). */
-  template?: AccountTemplate;
-  /** Records with fixed ids and the fields you set, in the shape of a fixture account's `pinned`. */
-  pinned?: PinnedRecords;
-}
-
-export interface AdminAccount {
-  id: string;
-  object: 'account';
-  name: string;
-  plan: 'free' | 'paid';
-  created_at: string;
-  credits: { balance: number; used: number };
-  /** Contract §4.1: the account's clock. */
-  clock: AccountClockState;
-}
-
-export interface AdminApiKey {
-  object: 'api_key';
-  id: string;
-  name: string | null;
-  last4: string;
-  token_type: string;
-  token: string | null;
-  last_used_at: string | null;
-  expires_at: string | null;
-  created_at: string;
-  access?: 'full' | 'read_only';
-  revoked_at?: string | null;
-}
-
-export interface ClockState {
-  now: string;
-  mode: 'running' | 'frozen';
-}
-
-/**
- * `GET /__admin/accounts/{id}` (contract §3.2): every collection of the account with its record type,
- * jobs summarized, and the credits. The type the server's `accountState` returns, so the two agree.
- */
-export type AccountStateSnapshot = ReturnType<typeof accountState>;
-
-/** A scenario file the sandbox can activate (`GET /__admin/scenarios` `available`). */
-export interface AvailableScenario {
-  name: string;
-  description: string;
-  /** Declared params: name -> JSON Schema with its `default`. */
-  params: Record<string, Record<string, unknown>>;
-}
-
-// Type-only: the shapes the sandbox answers, declared once beside the code that builds them.
-export type { ActiveScenarioView as ActiveScenario, ActivationInput as ActivateScenario } from '../scenarios/engine.js';
-export type { JournalEntry } from '../protocol/request-journal.js';
-export type { EventType } from '../operations/event-types.js';
-export type { WebhookDeliveryView as WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../webhooks/records.js';
-
-export type JournalQuery = Partial<JournalFilter>;
+// Type-only: the shapes the sandbox answers, declared once in the admin API's interface (api-types.ts).
+export type {
+  AccountStateSnapshot,
+  AccountTemplate,
+  AdminAccount,
+  AdminApiKey,
+  AdminRouteKey,
+  AdminRoutes,
+  AvailableScenario,
+  ClockState,
+  CreateAccountInput,
+  JournalEntry,
+  JournalQuery,
+  PinnedRecords,
+  EventType,
+  WebhookEndpoint,
+  WebhookEvent,
+} from './api-types.js';
+export type { ActiveScenarioView as ActiveScenario, ActivationInput as ActivateScenario } from './api-types.js';
+export type { WebhookDeliveryView as WebhookDelivery } from './api-types.js';
 
 /** An admin call that did not succeed; carries the envelope the sandbox answered. */
 export class AdminError extends Error {
@@ -137,61 +98,74 @@ export class AdminClient {
     return parsed as T;
   }
 
+  /**
+   * Any admin route by its name in AdminRoutes, typed by it: `call('GET /accounts/{id}', { params: { id } })`.
+   * The methods below are this with the route named.
+   */
+  readonly call: AdminCall = <K extends AdminRouteKey>(route: K, input: RouteInput<K>): Promise<RouteAnswer<K>> => {
+    const { params, query, body } = input as {
+      params?: Record<string, string>;
+      query?: Record<string, string | number | undefined>;
+      body?: unknown;
+    };
+    const space = route.indexOf(' ');
+    const path = route.slice(space + 1).replace(/\{([a-z_]+)\}/g, (_match, name: string) => encodeURIComponent(params?.[name] ?? ''));
+    return this.request<RouteAnswer<K>>(route.slice(0, space), `${path}${query ? queryString(query) : ''}`, body);
+  };
+
   health(): Promise<{ status: 'ok' }> {
-    return this.request('GET', '/health');
+    return this.call('GET /health', {});
   }
 
   reset(): Promise<{ status: 'ok' }> {
-    return this.request('POST', '/reset');
+    return this.call('POST /reset', {});
+  }
+
+  /** `GET /__admin/openapi.json`: the OpenAPI 3.1 document of the admin API (contract §5.4). */
+  openApi(): Promise<RouteAnswer<'GET /openapi.json'>> {
+    return this.call('GET /openapi.json', {});
   }
 
   readonly accounts = {
     /** A new tenant: `{ account, api_key }` with `clock`, `reset()` and `delete()` (src/admin/tenant-handle.ts). */
     create: async (input: CreateAccountInput = {}): Promise<Tenant> =>
-      tenantHandle(
-        this,
-        await this.request<{ account: AdminAccount; api_key: AdminApiKey & { token: string } }>('POST', '/accounts', input),
-      ),
-    get: (id: string) => this.request<AccountStateSnapshot>('GET', `/accounts/${encodeURIComponent(id)}`),
-    list: (query: { limit?: number; starting_after?: string } = {}) =>
-      this.request<{ object: 'list'; data: AdminAccount[]; has_more: boolean }>('GET', `/accounts${queryString(query)}`),
-    update: (id: string, input: { plan: 'free' | 'paid' }) =>
-      this.request<{ account: AdminAccount }>('PATCH', `/accounts/${encodeURIComponent(id)}`, input),
-    reset: (id: string) => this.request<{ account: AdminAccount }>('POST', `/accounts/${encodeURIComponent(id)}/reset`),
-    delete: (id: string) => this.request<{ id: string; object: 'account'; deleted: true }>('DELETE', `/accounts/${encodeURIComponent(id)}`),
+      tenantHandle(this.call, await this.call('POST /accounts', { body: input })),
+    get: (id: string): Promise<AccountStateSnapshot> => this.call('GET /accounts/{id}', { params: { id } }),
+    list: (query: { limit?: number; starting_after?: string } = {}) => this.call('GET /accounts', { query }),
+    update: (id: string, input: { plan: 'free' | 'paid' }) => this.call('PATCH /accounts/{id}', { params: { id }, body: input }),
+    reset: (id: string) => this.call('POST /accounts/{id}/reset', { params: { id } }),
+    delete: (id: string) => this.call('DELETE /accounts/{id}', { params: { id } }),
     /** The account's own clock: `clock(id).advance(60)`. */
-    clock: (id: string) => accountClock(this, id),
+    clock: (id: string) => accountClock(this.call, id),
   };
 
   readonly apiKeys = {
-    create: (input: { account_id: string; name?: string | null; access?: 'full' | 'read_only'; expires_at?: string | null }) =>
-      this.request<AdminApiKey & { token: string }>('POST', '/api_keys', input),
-    expire: (id: string) => this.request<AdminApiKey>('POST', `/api_keys/${encodeURIComponent(id)}/expire`),
-    revoke: (id: string) => this.request<AdminApiKey>('POST', `/api_keys/${encodeURIComponent(id)}/revoke`),
+    create: (input: CreateKeyInput): Promise<AdminApiKey & { token: string }> => this.call('POST /api_keys', { body: input }),
+    expire: (id: string): Promise<AdminApiKey> => this.call('POST /api_keys/{id}/expire', { params: { id } }),
+    revoke: (id: string): Promise<AdminApiKey> => this.call('POST /api_keys/{id}/revoke', { params: { id } }),
   };
 
   readonly clock = {
-    get: () => this.request<ClockState>('GET', '/clock'),
-    set: (input: { mode?: 'running' | 'frozen'; now?: string }) => this.request<ClockState>('POST', '/clock', input),
-    freeze: (now?: string) => this.request<ClockState>('POST', '/clock', { mode: 'frozen', ...(now ? { now } : {}) }),
-    advance: (seconds: number) => this.request<ClockState>('POST', '/clock/advance', { seconds }),
+    get: (): Promise<ClockState> => this.call('GET /clock', {}),
+    set: (input: SetClockInput): Promise<ClockState> => this.call('POST /clock', { body: input }),
+    freeze: (now?: string): Promise<ClockState> => this.call('POST /clock', { body: { mode: 'frozen', ...(now ? { now } : {}) } }),
+    advance: (seconds: number): Promise<ClockState> => this.call('POST /clock/advance', { body: { seconds } }),
   };
 
   readonly scenarios = {
-    list: () => this.request<{ available: AvailableScenario[]; active: ActiveScenarioView[] }>('GET', '/scenarios'),
+    list: () => this.call('GET /scenarios', {}),
     /** `activate('rate-limited')` or `activate({ name, account_id, times, params, … })`. */
     activate: (input: ActivationInput | string) =>
-      this.request<ActiveScenarioView>('POST', '/scenarios', typeof input === 'string' ? { name: input } : input),
-    get: (id: string) => this.request<ActiveScenarioView>('GET', `/scenarios/${encodeURIComponent(id)}`),
-    deactivate: (id: string) => this.request<ActiveScenarioView & { deleted: true }>('DELETE', `/scenarios/${encodeURIComponent(id)}`),
-    clear: () => this.request<{ deleted: number }>('DELETE', '/scenarios'),
+      this.call('POST /scenarios', { body: typeof input === 'string' ? { name: input } : input }),
+    get: (id: string) => this.call('GET /scenarios/{id}', { params: { id } }),
+    deactivate: (id: string) => this.call('DELETE /scenarios/{id}', { params: { id } }),
+    clear: () => this.call('DELETE /scenarios', {}),
   };
 
   /** The request journal: what clients sent to /v1, newest first. */
   readonly requests = {
-    list: (query: JournalQuery = {}) =>
-      this.request<{ object: 'list'; data: JournalEntry[]; has_more: boolean }>('GET', `/requests${queryString(query)}`),
-    clear: () => this.request<{ deleted: number }>('DELETE', '/requests'),
+    list: (query: JournalQuery = {}) => this.call('GET /requests', { query }),
+    clear: () => this.call('DELETE /requests', {}),
   };
 
   /** Another name for `requests`. */
@@ -199,17 +173,13 @@ export class AdminClient {
 
   /** Contract §4.3: endpoints, the delivery log and triggered events. */
   readonly webhooks = {
-    createEndpoint: (input: { account_id: string; url: string; events?: EventFilter; secret?: string }) =>
-      this.request<WebhookEndpoint>('POST', '/webhook_endpoints', input),
-    listEndpoints: (query: { account_id?: string } = {}) =>
-      this.request<{ object: 'list'; data: WebhookEndpoint[]; has_more: boolean }>('GET', `/webhook_endpoints${queryString(query)}`),
-    getEndpoint: (id: string) => this.request<WebhookEndpoint>('GET', `/webhook_endpoints/${encodeURIComponent(id)}`),
-    deleteEndpoint: (id: string) =>
-      this.request<{ id: string; object: 'webhook_endpoint'; deleted: true }>('DELETE', `/webhook_endpoints/${encodeURIComponent(id)}`),
-    deliveries: (query: Partial<DeliveryFilter> = {}) =>
-      this.request<{ object: 'list'; data: WebhookDeliveryView[]; has_more: boolean }>('GET', `/webhook_deliveries${queryString(query)}`),
-    delivery: (id: string) => this.request<WebhookDeliveryView>('GET', `/webhook_deliveries/${encodeURIComponent(id)}`),
+    createEndpoint: (input: CreateEndpointInput) => this.call('POST /webhook_endpoints', { body: input }),
+    listEndpoints: (query: { account_id?: string } = {}) => this.call('GET /webhook_endpoints', { query }),
+    getEndpoint: (id: string) => this.call('GET /webhook_endpoints/{id}', { params: { id } }),
+    deleteEndpoint: (id: string) => this.call('DELETE /webhook_endpoints/{id}', { params: { id } }),
+    deliveries: (query: DeliveryQuery = {}) => this.call('GET /webhook_deliveries', { query }),
+    delivery: (id: string) => this.call('GET /webhook_deliveries/{id}', { params: { id } }),
     /** Like `stripe trigger`: an event of `type` about a record of the account, sent to its endpoints. */
-    trigger: (input: { account_id: string; type: EventType }) => this.request<WebhookEvent>('POST', '/events', input),
+    trigger: (input: { account_id: string; type: EventType }) => this.call('POST /events', { body: input }),
   };
 }

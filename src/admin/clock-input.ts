@@ -5,9 +5,8 @@
 import { isInClockRange, MAX_INSTANT, MAX_INSTANT_MS, MIN_INSTANT, parseInstant, type VirtualClock } from '../clock/virtual-clock.js';
 import { validationFailed } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
-import type { SandboxContext } from '../http/context.js';
 import type { JsonSchema } from '../operations/types.js';
-import { bodyOf } from './route-kit.js';
+import type { SetClockInput } from './api-types.js';
 
 export const setClockSchema: JsonSchema = {
   type: 'object',
@@ -40,8 +39,7 @@ export function clockTarget(clock: VirtualClock, body: { now?: string; seconds?:
 }
 
 /** The change `POST …/clock` `{"mode"?, "now"?}` asks of `clock` (checked against its range). */
-export function clockSetChange(ctx: SandboxContext, clock: VirtualClock): ClockChange {
-  const body = bodyOf<{ mode?: 'running' | 'frozen'; now?: string }>(ctx, setClockSchema);
+export function clockSetChange(body: SetClockInput, clock: VirtualClock): ClockChange {
   const now = clockTarget(clock, body);
   return { ...(body.mode ? { mode: body.mode } : {}), ...(now === undefined ? {} : { now }) };
 }
@@ -51,8 +49,7 @@ export function clockSetChange(ctx: SandboxContext, clock: VirtualClock): ClockC
  * from the clock, so once it is applied all that was due has happened. The target is computed once:
  * a running clock read again would be a little later.
  */
-export function clockAdvanceChange(ctx: SandboxContext, clock: VirtualClock): ClockChange {
-  const body = bodyOf<{ seconds: number }>(ctx, advanceClockSchema);
+export function clockAdvanceChange(body: { seconds: number }, clock: VirtualClock): ClockChange {
   return { now: clockTarget(clock, body)! };
 }
 

@@ -1,24 +1,17 @@
 /**
  * What `mock.admin.accounts.create()` returns (contract §4.1): the created account and its key, as
  * before (`const { account, api_key } = …` still works), plus the controls a test reaches for:
- * `tenant.clock.advance(60)`, `tenant.reset()`, `tenant.delete()`.
+ * `tenant.clock.advance(60)`, `tenant.reset()`, `tenant.delete()`. It calls the routes through the
+ * client's `call` (api-types.ts), never the client itself, so the two modules do not import each other.
  */
-import type { AccountStateSnapshot, AdminAccount, AdminApiKey, AdminClient } from './client.js';
+import type { AccountClockState, AccountStateSnapshot, AdminAccount, AdminApiKey, AdminCall, SetClockInput } from './api-types.js';
 
-/** `"clock"` of an account: its instant, its mode, and whether it is the sandbox clock. */
-export interface AccountClockState {
-  now: string;
-  mode: 'running' | 'frozen';
-  shared: boolean;
-}
-
-/** `shared` (the default), `frozen`, `running`, or an ISO 8601 instant to freeze the account's own clock at. */
-export type AccountClockSetting = 'shared' | 'frozen' | 'running' | (string & {});
+export type { AccountClockSetting, AccountClockState } from './api-types.js';
 
 /** One account's clock; every call but `get` gives an account on the shared clock its own. */
 export interface TenantClock {
   get(): Promise<AccountClockState>;
-  set(input: { mode?: 'running' | 'frozen'; now?: string }): Promise<AccountClockState>;
+  set(input: SetClockInput): Promise<AccountClockState>;
   freeze(now?: string): Promise<AccountClockState>;
   run(): Promise<AccountClockState>;
   advance(seconds: number): Promise<AccountClockState>;
@@ -40,31 +33,32 @@ export interface Tenant {
   delete(): Promise<{ id: string; object: 'account'; deleted: true }>;
 }
 
-export function accountClock(admin: AdminClient, accountId: string): TenantClock {
-  const path = `/accounts/${encodeURIComponent(accountId)}/clock`;
+export function accountClock(call: AdminCall, accountId: string): TenantClock {
+  const params = { id: accountId };
   return {
-    get: () => admin.request<AccountClockState>('GET', path),
-    set: (input) => admin.request<AccountClockState>('POST', path, input),
-    freeze: (now) => admin.request<AccountClockState>('POST', path, { mode: 'frozen', ...(now ? { now } : {}) }),
-    run: () => admin.request<AccountClockState>('POST', path, { mode: 'running' }),
-    advance: (seconds) => admin.request<AccountClockState>('POST', `${path}/advance`, { seconds }),
+    get: () => call('GET /accounts/{id}/clock', { params }),
+    set: (input) => call('POST /accounts/{id}/clock', { params, body: input }),
+    freeze: (now) => call('POST /accounts/{id}/clock', { params, body: { mode: 'frozen', ...(now ? { now } : {}) } }),
+    run: () => call('POST /accounts/{id}/clock', { params, body: { mode: 'running' } }),
+    advance: (seconds) => call('POST /accounts/{id}/clock/advance', { params, body: { seconds } }),
   };
 }
 
-export function tenantHandle(admin: AdminClient, created: { account: AdminAccount; api_key: AdminApiKey & { token: string } }): Tenant {
+export function tenantHandle(call: AdminCall, created: { account: AdminAccount; api_key: AdminApiKey & { token: string } }): Tenant {
   const id = created.account.id;
+  const params = { id };
   const tenant: Tenant = {
     account: created.account,
     api_key: created.api_key,
     id,
     token: created.api_key.token,
-    clock: accountClock(admin, id),
-    state: () => admin.accounts.get(id),
+    clock: accountClock(call, id),
+    state: () => call('GET /accounts/{id}', { params }),
     reset: async () => {
-      tenant.account = (await admin.accounts.reset(id)).account;
+      tenant.account = (await call('POST /accounts/{id}/reset', { params })).account;
       return tenant.account;
     },
-    delete: () => admin.accounts.delete(id),
+    delete: () => call('DELETE /accounts/{id}', { params }),
   };
   return tenant;
 }

@@ -35,7 +35,7 @@ export type OpenApiOperation = Record<string, unknown> & { operationId: string; 
  * Moves every schema node with a PascalCase `title` into `components.schemas` and leaves a `$ref`,
  * so generated clients get named types. Two different schemas under one title are a declaration bug.
  */
-class SchemaRegistry {
+export class SchemaRegistry {
   readonly schemas: Record<string, JsonSchema> = {};
   private readonly serialized = new Map<string, string>();
 

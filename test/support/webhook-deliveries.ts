@@ -8,14 +8,17 @@ export const WEBHOOK_DELIVERIES: ListPage<WebhookDeliveryView> = {
     {
       id: 'wd_000000000002',
       object: 'webhook_delivery',
+      account_id: 'acct_free_default',
       endpoint_id: 'we_000000000001',
       event: {
         id: 'evt_000000000002',
+        object: 'event',
         type: 'form_submission.created',
         created_at: '2026-01-15T12:00:05Z',
         account_id: 'acct_free_default',
         data: { object: { id: 'fsub_1', email: 'ada@example.com' } },
       },
+      payload_bytes: 180,
       status: 'pending',
       attempts: [{ at: '2026-01-15T12:00:05Z', status_code: null, error: 'connection refused', duration_ms: 3 }],
       next_attempt_at: '2026-01-15T12:00:10Z',
@@ -23,14 +26,17 @@ export const WEBHOOK_DELIVERIES: ListPage<WebhookDeliveryView> = {
     {
       id: 'wd_000000000001',
       object: 'webhook_delivery',
+      account_id: 'acct_free_default',
       endpoint_id: 'we_000000000001',
       event: {
         id: 'evt_000000000001',
+        object: 'event',
         type: 'job.completed',
         created_at: '2026-01-15T12:00:00Z',
         account_id: 'acct_free_default',
         data: { object: { id: 'job_1', status: 'completed' } },
       },
+      payload_bytes: 176,
       status: 'succeeded',
       attempts: [
         { at: '2026-01-15T12:00:00Z', status_code: 500, error: null, duration_ms: 12 },

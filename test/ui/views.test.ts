@@ -129,7 +129,7 @@ describe('the dashboard views (contract §4.4)', () => {
 
   it('contract §4.4: an account shows its plan and clock, its state as JSON, and names its Reset and Delete buttons after it', () => {
     const reset = vi.fn();
-    const account = { id: 'acct_1', plan: 'paid', clock: { now: '2026-01-15T12:00:00Z', mode: 'frozen' as const, shared: false } };
+    const account = { id: 'acct_1', plan: 'paid' as const, clock: { now: '2026-01-15T12:00:00Z', mode: 'frozen' as const, shared: false } };
     const view = accountItem(account, { customers: [{ id: 'cus_1' }] }, false, { ...ACTIONS, reset });
     expect(textOf(byTag(view, 'summary')[0])).toBe('acct_1 · paid · 2026-01-15T12:00:00Z (frozen, own clock)');
     const buttons = byTag(view, 'button');

@@ -1,9 +1,10 @@
 /**
- * The admin answers the dashboard's controls read beyond src/ui/page/api-types.ts (kept apart while
- * that file is being replaced by imports from the admin table): a scenario's params declaration
- * (`GET /__admin/scenarios`, `available[].params`), a webhook endpoint and a triggered event
- * (contract §4.3).
+ * The admin answers the dashboard's controls read: a scenario's params declaration
+ * (`GET /__admin/scenarios`, `available[].params`, a JSON Schema of one value), a webhook endpoint
+ * and a triggered event (contract §4.3), the last two picked from the admin interface, type-only.
  */
+import type { WebhookEndpoint, WebhookEvent } from '../../admin/api-types.js';
+
 
 /** One param of a scenario, as its declaration states it (a JSON Schema of one value and its description). */
 export interface ScenarioParamView {
@@ -19,21 +20,6 @@ export interface ScenarioParamView {
   format?: string;
 }
 
-export interface WebhookEndpointView {
-  id: string;
-  object: 'webhook_endpoint';
-  account_id: string;
-  url: string;
-  events: readonly string[];
-  secret: string;
-  status: string;
-  created_at: string;
-}
+export type WebhookEndpointView = Pick<WebhookEndpoint, 'id' | 'object' | 'account_id' | 'url' | 'events' | 'secret' | 'status' | 'created_at'>;
 
-export interface WebhookEventView {
-  id: string;
-  object: 'event';
-  type: string;
-  created_at: string;
-  account_id: string;
-}
+export type WebhookEventView = Pick<WebhookEvent, 'id' | 'object' | 'type' | 'created_at' | 'account_id'>;

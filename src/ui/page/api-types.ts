@@ -1,89 +1,39 @@
 /**
- * The shapes the page reads from the admin API (README "Admin API", contract §3 and §4), declared
- * here rather than imported: the page is browser code and imports nothing of the server.
+ * The shapes the page reads from the admin API, by the names the views use: the admin API's own
+ * interface (src/admin/api-types.ts), imported as types only. The browser bundle erases them, and
+ * the layer check refuses any other import of the server (scripts/layers.mjs). Where a view reads a
+ * few members of an answer, its type picks those: a view takes what it reads, and a member renamed
+ * on the server fails the page's type check.
  */
+import type {
+  ActiveScenarioView as ActiveScenario,
+  AdminAccount,
+  AdminRoutes,
+  AvailableScenario,
+  DeliveryAttempt,
+  JournalEntry,
+  ListPage,
+  TruncatedBody,
+  WebhookDeliveryView as Delivery,
+} from '../../admin/api-types.js';
 
-export interface ClockView {
-  now: string;
-  mode: 'running' | 'frozen';
-  shared?: boolean;
-}
+export type { ListPage };
 
-export interface AccountView {
-  id: string;
-  plan: string;
-  name?: string;
-  clock: { now: string; mode: 'running' | 'frozen'; shared: boolean };
-}
+type Answer<K extends keyof AdminRoutes> = AdminRoutes[K]['answer'];
 
-export interface JournalEntryView {
-  request_id: string;
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  status: number | null;
-  account_id: string | null;
-  api_key_id: string | null;
-  operation_id: string | null;
-  idempotent_replayed: boolean;
-  scenario_ids: string[];
-  fault: string | null;
-  timestamp: string;
-  body: unknown;
-  /** Only when the body was over the journal's body limit (`body` is then null). */
-  body_truncated?: TruncatedBodyView;
-  response: { status: number; body: unknown; body_truncated?: TruncatedBodyView } | null;
-}
-
+/** The sandbox clock, or an account's (with `shared`). */
+export type ClockView = Answer<'GET /clock'> & { shared?: boolean };
+export type AccountView = Pick<AdminAccount, 'id' | 'plan' | 'clock'> & Partial<Pick<AdminAccount, 'name'>>;
+export type JournalEntryView = JournalEntry;
 /** A body over the journal's body limit: its full UTF-8 length and its first bytes, as text. */
-export interface TruncatedBodyView {
-  bytes: number;
-  head: string;
-}
-
-export interface ListPage<T> {
-  object: 'list';
-  data: T[];
-  has_more?: boolean;
-}
-
-export interface AvailableScenarioView {
-  name: string;
-  description: string;
-  params?: Record<string, unknown>;
-}
-
-export interface ActiveScenarioView {
-  id: string;
-  name: string;
-  account_id: string | null;
-  api_key_id: string | null;
-  operation_id: string | null;
-  /** Matching requests (or jobs) left before it ends; null when it lasts until deactivated. */
-  remaining: number | null;
-  probability?: number;
-  params: Record<string, unknown>;
-}
-
-export interface ScenarioLists {
-  available: AvailableScenarioView[];
-  active: ActiveScenarioView[];
-}
-
+export type TruncatedBodyView = TruncatedBody;
+export type AvailableScenarioView = Pick<AvailableScenario, 'name' | 'description'> & Partial<Pick<AvailableScenario, 'params'>>;
+export type ActiveScenarioView = Pick<
+  ActiveScenario,
+  'id' | 'name' | 'account_id' | 'api_key_id' | 'operation_id' | 'remaining' | 'params'
+> &
+  Partial<Pick<ActiveScenario, 'probability'>>;
+export type ScenarioLists = Answer<'GET /scenarios'>;
 /** Contract §4.3: `GET /__admin/webhook_deliveries`. */
-export interface WebhookAttemptView {
-  at: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number | null;
-}
-
-export interface WebhookDeliveryView {
-  id: string;
-  object: 'webhook_delivery';
-  endpoint_id: string;
-  event: { id: string; type: string; created_at: string; account_id: string; data: unknown };
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: WebhookAttemptView[];
-  next_attempt_at: string | null;
-}
+export type WebhookDeliveryView = Delivery;
+export type WebhookAttemptView = DeliveryAttempt;

@@ -1,0 +1,214 @@
+/**
+ * The schemas of the admin API's answers, for its OpenAPI document (contract §5.4). A PascalCase
+ * `title` names a schema in the document's components. test/admin/openapi.test.ts checks real
+ * answers against them, so they describe what the routes send.
+ */
+import { EVENT_TYPES } from '../operations/event-types.js';
+import { nullableTimestampSchema, timestampSchema } from '../operations/schemas.js';
+import type { JsonSchema } from '../operations/types.js';
+import { apiKeySchema } from '../resources/api-keys/schemas.js';
+
+const string: JsonSchema = { type: 'string' };
+const nullableString: JsonSchema = { type: ['string', 'null'] };
+const integer: JsonSchema = { type: 'integer', minimum: 0 };
+const clockMode: JsonSchema = { enum: ['running', 'frozen'] };
+
+/** A closed object: every member listed is required unless named in `optional`. */
+function object(title: string | undefined, properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema {
+  return {
+    ...(title ? { title } : {}),
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(properties).filter((name) => !optional.includes(name)),
+    properties,
+  };
+}
+
+/** A free-form object: any members (a generated client types it as a map of unknown values). */
+const anyObject: JsonSchema = { type: 'object', additionalProperties: true };
+
+/** An admin listing: no `url`, unlike the /v1 lists. */
+export function listSchema(item: JsonSchema, title: string): JsonSchema {
+  return object(title, { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' } });
+}
+
+export const statusOkSchema = object('StatusOk', { status: { const: 'ok' } });
+
+export const clockStateSchema = object('ClockState', { now: timestampSchema, mode: clockMode });
+
+export const accountClockSchema = object('AccountClock', {
+  now: timestampSchema,
+  mode: clockMode,
+  shared: { type: 'boolean', description: 'Whether the account follows the sandbox clock (`false`: it has its own).' },
+});
+
+export const adminAccountSchema = object('AdminAccount', {
+  id: { type: 'string', pattern: '^acct_' },
+  object: { const: 'account' },
+  name: string,
+  plan: { enum: ['free', 'paid'] },
+  created_at: timestampSchema,
+  credits: object(undefined, { balance: { type: 'number' }, used: { type: 'number' } }),
+  clock: accountClockSchema,
+});
+
+export const accountAnswerSchema = object('AccountAnswer', { account: adminAccountSchema });
+
+const apiKeyProperties = apiKeySchema.properties as Record<string, JsonSchema>;
+
+/** The /v1 ApiKey plus what only the admin API shows: its access, and when it was revoked. */
+export const adminApiKeySchema = object(
+  'AdminApiKey',
+  { ...apiKeyProperties, access: { enum: ['full', 'read_only'] }, revoked_at: nullableTimestampSchema },
+  ['access', 'revoked_at'],
+);
+
+export const createdAccountSchema = object('CreatedAccount', { account: adminAccountSchema, api_key: adminApiKeySchema });
+
+export const accountStateSchema = object('AccountState', {
+  account: adminAccountSchema,
+  state: {
+    type: 'object',
+    description:
+      'Every collection of the account by plural snake_case name, each an array of records with `id` (jobs summarized), plus `credits`.',
+    required: ['credits'],
+    properties: { credits: object(undefined, { balance: { type: 'number' }, used: { type: 'number' } }) },
+    additionalProperties: { type: 'array', items: anyObject },
+  },
+});
+
+export function deletedSchema(title: string, object: string): JsonSchema {
+  return {
+    title,
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'object', 'deleted'],
+    properties: { id: string, object: { const: object }, deleted: { const: true } },
+  };
+}
+
+export const deletedCountSchema = object('DeletedCount', { deleted: integer });
+
+const activeScenarioProperties: Record<string, JsonSchema> = {
+  id: string,
+  name: string,
+  account_id: nullableString,
+  api_key_id: nullableString,
+  operation_id: nullableString,
+  times: { type: ['integer', 'null'] },
+  remaining: { type: ['integer', 'null'], description: 'Matching requests (or jobs) left before it ends; null: until deactivated.' },
+  probability: { type: 'number', minimum: 0, maximum: 1 },
+  params: anyObject,
+  activated_at: timestampSchema,
+};
+
+export const activeScenarioSchema = object('ActiveScenario', activeScenarioProperties);
+
+export const deactivatedScenarioSchema = object('DeactivatedScenario', { ...activeScenarioProperties, deleted: { const: true } });
+
+export const scenarioListsSchema = object('ScenarioLists', {
+  available: {
+    type: 'array',
+    items: object('AvailableScenario', {
+      name: string,
+      description: string,
+      params: { type: 'object', description: 'Declared params: name -> JSON Schema with its `default`.', additionalProperties: anyObject },
+    }),
+  },
+  active: { type: 'array', items: activeScenarioSchema },
+});
+
+const truncatedBody = object('TruncatedBody', {
+  bytes: integer,
+  head: { type: 'string', description: 'The first bytes of the body, as text.' },
+});
+
+export const journalEntrySchema = object(
+  'JournalEntry',
+  {
+    request_id: string,
+    method: string,
+    path: { type: 'string', description: 'Including `/v1`, without the query.' },
+    query: { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: string }] } },
+    status: { type: ['integer', 'null'] },
+    account_id: nullableString,
+    api_key_id: nullableString,
+    operation_id: nullableString,
+    idempotent_replayed: { type: 'boolean' },
+    scenario_ids: { type: 'array', items: string },
+    fault: nullableString,
+    timestamp: timestampSchema,
+    body: { description: 'The JSON body as sent; null when none was sent, it was not JSON, or it was truncated.' },
+    body_truncated: truncatedBody,
+    response: {
+      oneOf: [
+        object('JournalResponse', { status: { type: 'integer' }, body: {}, body_truncated: truncatedBody }, ['body_truncated']),
+        { type: 'null' },
+      ],
+    },
+  },
+  ['body_truncated'],
+);
+
+const eventType: JsonSchema = { enum: [...EVENT_TYPES] };
+
+export const webhookEndpointSchema = object('WebhookEndpoint', {
+  id: { type: 'string', pattern: '^we_' },
+  object: { const: 'webhook_endpoint' },
+  account_id: string,
+  url: string,
+  events: { type: 'array', items: { enum: ['*', ...EVENT_TYPES] } },
+  secret: { type: 'string', description: 'The signing secret (`whsec_…`).' },
+  status: { const: 'enabled' },
+  created_at: timestampSchema,
+});
+
+const eventHead: Record<string, JsonSchema> = {
+  id: { type: 'string', pattern: '^evt_' },
+  object: { const: 'event' },
+  type: eventType,
+  created_at: timestampSchema,
+  account_id: string,
+};
+
+export const webhookEventSchema = object('WebhookEvent', {
+  ...eventHead,
+  data: object(undefined, { object: { description: 'The record the event is about, as the API shows it.' } }),
+});
+
+export const webhookDeliverySchema = object('WebhookDelivery', {
+  id: { type: 'string', pattern: '^whd_' },
+  object: { const: 'webhook_delivery' },
+  account_id: string,
+  endpoint_id: string,
+  // `anyOf`: the two differ in `data` only (whole, or truncated past the size a listing shows whole).
+  event: {
+    anyOf: [
+      webhookEventSchema,
+      object('TruncatedWebhookEvent', {
+        ...eventHead,
+        data: object('TruncatedEventData', { truncated: { const: true }, payload_bytes: integer, preview: string }),
+      }),
+    ],
+  },
+  payload_bytes: integer,
+  status: { enum: ['pending', 'succeeded', 'failed'] },
+  attempts: {
+    type: 'array',
+    items: object('DeliveryAttempt', {
+      at: timestampSchema,
+      status_code: { type: ['integer', 'null'] },
+      error: nullableString,
+      duration_ms: { type: 'number', minimum: 0 },
+    }),
+  },
+  next_attempt_at: nullableTimestampSchema,
+});
+
+export const openApiSchema: JsonSchema = {
+  title: 'OpenApiDocument',
+  type: 'object',
+  required: ['openapi', 'info', 'paths'],
+  properties: { openapi: { type: 'string' }, info: anyObject, paths: anyObject },
+  additionalProperties: true,
+};

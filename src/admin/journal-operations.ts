@@ -1,0 +1,73 @@
+/** Contract §3.4: `/__admin/requests`, the request journal. */
+import { ApiError } from '../errors/api-error.js';
+import { MESSAGES } from '../errors/messages.js';
+import { bodiesArrived } from '../http/journal.js';
+import type { JsonSchema } from '../operations/types.js';
+import { JOURNAL_PAGE_BYTES, UnknownJournalCursor, type JournalFilter } from '../protocol/request-journal.js';
+import type { JournalEntry, ListPage } from './api-types.js';
+import { deletedCountSchema, journalEntrySchema, listSchema } from './answer-schemas.js';
+import { adminOperation, JsonText } from './route-kit.js';
+
+/** `limit` bounds of the journal listing: more than the API's 100, since tests read whole runs. */
+export const JOURNAL_PAGE = { default: 100, max: 1000 } as const;
+
+const id: JsonSchema = { type: 'string', minLength: 1 };
+const listQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    account_id: id,
+    api_key_id: id,
+    operation_id: id,
+    starting_after: id,
+    ending_before: id,
+    limit: { type: 'integer', minimum: 1, maximum: JOURNAL_PAGE.max, default: JOURNAL_PAGE.default },
+  },
+};
+
+/** Room for the page's envelope around its entries (`{"object":"list","data":[…],"has_more":false}`). */
+const PAGE_ENVELOPE_BYTES = 64;
+
+export const JOURNAL_OPERATIONS = [
+  adminOperation({
+    route: 'GET /requests',
+    summary: 'The request journal, newest first',
+    description: `What clients sent to /v1 and what they got. A page holds at most ${JOURNAL_PAGE_BYTES / 1024 / 1024} MiB of entries whatever the \`limit\` (\`has_more\` when more matched). \`starting_after\` and \`ending_before\` together, or an unknown one, are 400.`,
+    client: ['admin.requests.list()', '(alias `admin.journal`)'],
+    query: listQuery,
+    answer: {
+      status: 200,
+      description: 'A page of journal entries, newest first.',
+      schema: listSchema(journalEntrySchema, 'JournalEntryList'),
+    },
+    errors: [],
+    handler: async (ctx, request) => {
+      // The kit filled in the default `limit`.
+      const filter = request.query as JournalFilter;
+      if (filter.starting_after !== undefined && filter.ending_before !== undefined) {
+        throw new ApiError('bad_request', { param: 'ending_before', message: MESSAGES.journalCursorsBoth });
+      }
+      // One world for the whole listing: a reset while bodies arrive must not list another journal.
+      const { journal } = ctx.sandbox.world;
+      await bodiesArrived(journal);
+      try {
+        // Each entry was serialized once to measure the page (at most JOURNAL_PAGE_BYTES whatever the
+        // `limit`, so no listing holds the event loop or the heap hostage): sent as it is.
+        const page = journal.listPage(filter, JOURNAL_PAGE_BYTES - PAGE_ENVELOPE_BYTES);
+        return new JsonText<ListPage<JournalEntry>>(`{"object":"list","data":[${page.json.join(',')}],"has_more":${page.has_more}}`);
+      } catch (error) {
+        if (!(error instanceof UnknownJournalCursor)) throw error;
+        const param = filter.ending_before === undefined ? 'starting_after' : 'ending_before';
+        throw new ApiError('bad_request', { param, message: MESSAGES.unknownJournalCursor(error.cursor, param) });
+      }
+    },
+  }),
+  adminOperation({
+    route: 'DELETE /requests',
+    summary: 'Empty the journal',
+    client: ['admin.requests.clear()'],
+    answer: { status: 200, description: 'How many entries were removed.', schema: deletedCountSchema },
+    errors: [],
+    handler: (ctx) => ({ deleted: ctx.sandbox.world.journal.clear() }),
+  }),
+];

@@ -1,0 +1,53 @@
+/**
+ * Every admin route, one table assembled from the lists declared beside each feature. It drives the
+ * router (routes.ts), the OpenAPI document (`GET /__admin/openapi.json`), the reference table of
+ * docs/admin-api.md and the tests that hold the client to it. Adding an admin route is one
+ * declaration in its feature's list (and its line in AdminRoutes, api-types.ts, which the compiler
+ * asks for).
+ */
+import type { AdminRouteKey } from './api-types.js';
+import { ACCOUNT_OPERATIONS } from './account-operations.js';
+import { JOURNAL_OPERATIONS } from './journal-operations.js';
+import { openApiOperation, type AdminFeature } from './openapi-document.js';
+import type { AdminOperation } from './route-kit.js';
+import { SANDBOX_OPERATIONS } from './sandbox-operations.js';
+import { SCENARIO_OPERATIONS } from './scenario-operations.js';
+import { TENANT_OPERATIONS } from './tenant-operations.js';
+import { WEBHOOK_OPERATIONS } from './webhook-operations.js';
+
+const OPEN_API = openApiOperation(() => ADMIN_FEATURES);
+
+/** In router order: within one path, the order of its methods is the order of `Allow` in a 405. */
+export const ADMIN_FEATURES: readonly AdminFeature[] = [
+  {
+    tag: 'Sandbox',
+    description: 'Health, reset, the sandbox clock and this document (contract §3.1, §3.3, §5.4).',
+    operations: [...SANDBOX_OPERATIONS, OPEN_API],
+  },
+  { tag: 'Accounts', description: 'Accounts and their API keys: tenants for tests (contract §3.2, §4.1).', operations: ACCOUNT_OPERATIONS },
+  { tag: 'Tenants', description: "An account's own clock, its reset and its deletion (contract §4.1).", operations: TENANT_OPERATIONS },
+  {
+    tag: 'Scenarios',
+    description: 'Activate and deactivate the scenarios of scenarios/ (contract §3.5, §4.2).',
+    operations: SCENARIO_OPERATIONS,
+  },
+  { tag: 'Journal', description: 'What clients sent to /v1 and what they got (contract §3.4, §4.4).', operations: JOURNAL_OPERATIONS },
+  {
+    tag: 'Webhooks',
+    description: 'Webhook endpoints, the delivery log and triggered events (contract §4.3).',
+    operations: WEBHOOK_OPERATIONS,
+  },
+];
+
+export const ADMIN_OPERATIONS: readonly AdminOperation[] = ADMIN_FEATURES.flatMap((feature) => feature.operations);
+
+/** Every route of AdminRoutes is declared: the compiler refuses this line while one is missing. */
+type Declared =
+  | (typeof SANDBOX_OPERATIONS)[number]['route']
+  | (typeof OPEN_API)['route']
+  | (typeof ACCOUNT_OPERATIONS)[number]['route']
+  | (typeof TENANT_OPERATIONS)[number]['route']
+  | (typeof SCENARIO_OPERATIONS)[number]['route']
+  | (typeof JOURNAL_OPERATIONS)[number]['route']
+  | (typeof WEBHOOK_OPERATIONS)[number]['route'];
+export const EVERY_ROUTE_DECLARED: [Exclude<AdminRouteKey, Declared>] extends [never] ? true : never = true;

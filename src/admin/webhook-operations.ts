@@ -1,0 +1,193 @@
+/**
+ * Contract §4.3: webhook endpoints, the delivery log and triggered events under /__admin. Bodies and
+ * queries are validated like every admin route (400 unknown or missing fields, 422 bad values, 404
+ * unknown account or id), so a mistyped filter answers the envelope instead of an empty list.
+ */
+import { resourceMissing, validationFailed } from '../errors/api-error.js';
+import { EVENT_TYPES } from '../operations/event-types.js';
+import type { JsonSchema } from '../operations/types.js';
+import { isAbsoluteHttpUrl } from '../operations/urls.js';
+import type { DeliveryFilter } from '../webhooks/hub.js';
+import { SECRET_PATTERN } from '../webhooks/signing.js';
+import { accountOr404 } from './account-state.js';
+import { deletedSchema, listSchema, webhookDeliverySchema, webhookEndpointSchema, webhookEventSchema } from './answer-schemas.js';
+import { adminOperation } from './route-kit.js';
+
+/** `limit` of the delivery log: as the journal's. */
+export const DELIVERY_PAGE = { default: 100, max: 1000 } as const;
+
+const accountId: JsonSchema = { type: 'string', minLength: 1 };
+
+const createEndpointSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['account_id', 'url'],
+  properties: {
+    account_id: accountId,
+    url: { type: 'string', minLength: 1, maxLength: 2048 },
+    events: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['*', ...EVENT_TYPES] } },
+    secret: { type: 'string', pattern: SECRET_PATTERN, maxLength: 200 },
+  },
+};
+
+const listEndpointsSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { account_id: accountId },
+};
+
+const listDeliveriesSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    account_id: accountId,
+    endpoint_id: { type: 'string', minLength: 1 },
+    event_type: { enum: [...EVENT_TYPES] },
+    status: { enum: ['pending', 'succeeded', 'failed'] },
+    limit: { type: 'integer', minimum: 1, maximum: DELIVERY_PAGE.max, default: DELIVERY_PAGE.default },
+  },
+};
+
+const triggerSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['account_id', 'type'],
+  properties: { account_id: accountId, type: { enum: [...EVENT_TYPES] } },
+};
+
+export const WEBHOOK_URL_MESSAGE = 'must be an absolute http or https URL';
+
+/**
+ * An absolute http(s) URL. Any host is accepted, loopback and private addresses included: the sandbox
+ * calls whatever URL a test gives it (README "Testing your webhook receiver"), which is the point.
+ */
+function checkUrl(url: string): void {
+  if (!isAbsoluteHttpUrl(url) || hasCredentials(url)) throw validationFailed({ url: [WEBHOOK_URL_MESSAGE] });
+}
+
+/** `user:password@` in a URL: refused, so a URL the log and the dashboard show holds no secret. */
+function hasCredentials(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.username !== '' || parsed.password !== '';
+}
+
+/**
+ * `accountOr404` is the admin API's one lookup (account-state.ts): it also brings the account's jobs
+ * up to its clock, so a triggered `job.completed` finds a job that has ended but was never read.
+ */
+export const WEBHOOK_OPERATIONS = [
+  adminOperation({
+    route: 'POST /webhook_endpoints',
+    summary: 'Register a webhook endpoint of an account',
+    description:
+      'Any host is accepted, loopback and private addresses included. A `url` that is not absolute `http(s)` (or holds credentials) is 422, an unknown account 404.',
+    client: ['admin.webhooks.createEndpoint()'],
+    body: createEndpointSchema,
+    answer: { status: 201, description: 'The endpoint, with its `secret`.', schema: webhookEndpointSchema },
+    errors: [404, 422],
+    handler: (ctx, request) => {
+      const body = request.body();
+      checkUrl(body.url);
+      const account = accountOr404(ctx, body.account_id, 'account_id');
+      return ctx.sandbox.world.webhooks.createEndpoint({
+        accountId: account.id,
+        url: body.url,
+        events: body.events ?? ['*'],
+        secret: body.secret,
+      });
+    },
+  }),
+  adminOperation({
+    route: 'GET /webhook_endpoints',
+    summary: 'List webhook endpoints',
+    description: 'Oldest first; an unknown account is 404.',
+    client: ['admin.webhooks.listEndpoints({ account_id })'],
+    query: listEndpointsSchema,
+    answer: {
+      status: 200,
+      description: 'Every endpoint (of the account).',
+      schema: listSchema(webhookEndpointSchema, 'WebhookEndpointList'),
+    },
+    errors: [404],
+    handler: (ctx, request) => {
+      const { account_id } = request.query;
+      if (account_id !== undefined) accountOr404(ctx, account_id, 'account_id');
+      return { object: 'list', data: ctx.sandbox.world.webhooks.endpoints(account_id), has_more: false };
+    },
+  }),
+  adminOperation({
+    route: 'GET /webhook_endpoints/{id}',
+    summary: 'A webhook endpoint',
+    client: ['admin.webhooks.getEndpoint(id)'],
+    answer: { status: 200, description: 'The endpoint.', schema: webhookEndpointSchema },
+    errors: [404],
+    handler: (ctx, request) => {
+      const { id } = request.params;
+      const endpoint = ctx.sandbox.world.webhooks.endpoint(id);
+      if (!endpoint) throw resourceMissing('webhook endpoint', id, 'id');
+      return endpoint;
+    },
+  }),
+  adminOperation({
+    route: 'DELETE /webhook_endpoints/{id}',
+    summary: 'Delete a webhook endpoint',
+    description: 'Its pending deliveries end `failed`.',
+    client: ['admin.webhooks.deleteEndpoint(id)'],
+    answer: {
+      status: 200,
+      description: '`{"id", "object": "webhook_endpoint", "deleted": true}`',
+      schema: deletedSchema('DeletedWebhookEndpoint', 'webhook_endpoint'),
+    },
+    errors: [404],
+    handler: (ctx, request) => {
+      const { id } = request.params;
+      if (!ctx.sandbox.world.webhooks.deleteEndpoint(id)) throw resourceMissing('webhook endpoint', id, 'id');
+      return { id, object: 'webhook_endpoint', deleted: true };
+    },
+  }),
+  adminOperation({
+    route: 'GET /webhook_deliveries',
+    summary: 'The delivery log, newest first',
+    description:
+      'Within 8 MiB (`has_more` when more matched); events over 16 KiB truncated with their length (docs/webhooks.md). A bad value is 400, an unknown account 404.',
+    client: ['admin.webhooks.deliveries({ … })'],
+    query: listDeliveriesSchema,
+    answer: { status: 200, description: 'A page of deliveries.', schema: listSchema(webhookDeliverySchema, 'WebhookDeliveryList') },
+    errors: [404],
+    handler: (ctx, request) => {
+      // The kit filled in the default `limit`.
+      const query = request.query as DeliveryFilter;
+      if (query.account_id !== undefined) accountOr404(ctx, query.account_id, 'account_id');
+      const page = ctx.sandbox.world.webhooks.deliveries(query);
+      return { object: 'list', data: page.data, has_more: page.hasMore };
+    },
+  }),
+  adminOperation({
+    route: 'GET /webhook_deliveries/{id}',
+    summary: 'A delivery and its attempts',
+    client: ['admin.webhooks.delivery(id)'],
+    answer: { status: 200, description: 'The delivery.', schema: webhookDeliverySchema },
+    errors: [404],
+    handler: (ctx, request) => {
+      const { id } = request.params;
+      const delivery = ctx.sandbox.world.webhooks.delivery(id);
+      if (!delivery) throw resourceMissing('webhook delivery', id, 'id');
+      return delivery;
+    },
+  }),
+  adminOperation({
+    route: 'POST /events',
+    summary: 'Trigger an event of an account',
+    description:
+      'Like `stripe trigger`: an event of `type` about a record of the account, sent to its endpoints right after. An unknown type is 422 listing the types.',
+    client: ['admin.webhooks.trigger({ account_id, type })'],
+    body: triggerSchema,
+    answer: { status: 201, description: 'The event.', schema: webhookEventSchema },
+    errors: [404, 422],
+    handler: (ctx, request) => {
+      const body = request.body();
+      const account = accountOr404(ctx, body.account_id, 'account_id');
+      return ctx.sandbox.world.webhooks.trigger(account, body.type);
+    },
+  }),
+];
