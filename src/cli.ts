@@ -64,7 +64,7 @@ async function main(): Promise<void> {
 
   const { sandbox } = mock.app;
   process.stdout.write(
-    `${PROGRAM} listening on ${mock.boundUrl} (api ${mock.apiUrl}, admin ${mock.url}/__admin, fixtures ${sandbox.fixture.name}, seed ${sandbox.options.seed}, clock ${sandbox.clock.mode})\n`,
+    `${PROGRAM} listening on ${mock.boundUrl} (api ${mock.apiUrl}, admin ${mock.url}/__admin, fixtures ${sandbox.fixture.name}, seed ${sandbox.options.seed}, clock ${sandbox.world.clock.mode})\n`,
   );
 }
 

@@ -10,14 +10,13 @@
  */
 import { isoTimestamp, VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
 import type { JobOutcomeRule } from '../jobs/outcome.js';
-import { settleDueJobs, settleJob, settleJobs, type SettleContext } from '../jobs/settle.js';
 import type { JobSettings } from '../jobs/settings.js';
 import { IdGenerator, Prng, RequestIdGenerator } from '../random.js';
 import { DeprecationRegistry, parseDeprecation } from '../protocol/deprecation.js';
 import { IdempotencyStore } from '../protocol/idempotency-store.js';
 import { RateLimiter } from '../protocol/rate-limiter.js';
 import { RequestJournal } from '../protocol/request-journal.js';
-import type { HandlerServices, NewApiKey, OperationDef } from '../operations/types.js';
+import type { NewApiKey, OperationDef } from '../operations/types.js';
 import { ConfigError, type ResolvedOptions } from '../config/options.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from '../scenarios/engine.js';
@@ -25,14 +24,12 @@ import { parseBootScenario } from '../scenarios/boot-spec.js';
 import { seedRecordsOf, type AccountSeeder } from '../fixture/account-template.js';
 import type { AccountTemplate, LoadedFixture } from '../fixture/fixture-file.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
-import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from '../store/records.js';
+import type { AccountRecord, ApiKeyRecord, Plan } from '../store/records.js';
 import { Store, type AccountStore } from '../store/store.js';
 import type { ClockBirth } from './account-clock.js';
 import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenant.js';
-import { servicesOnClock, type TimeDomain } from './time-domain.js';
+import { timeDomain, type TimeDomain } from './time-domain.js';
 import { WebhookHub } from '../webhooks/hub.js';
-
-export type { NewApiKey } from '../operations/types.js';
 
 /** What every generation is built from: fixed for the sandbox's life, loaded once. */
 export interface WorldBlueprint {
@@ -51,7 +48,7 @@ export interface WorldBlueprint {
   readonly bootInstant: number;
 }
 
-export class World implements HandlerServices {
+export class World {
   readonly options: ResolvedOptions;
   readonly fixture: LoadedFixture;
   readonly jobSettings: JobSettings;
@@ -114,7 +111,7 @@ export class World implements HandlerServices {
     this.scenarios = scenarios;
     this.jobOutcomeRules = [scenarios.jobOutcomeRule];
     // Services bound to the sandbox clock, like an own clock's: a request keeps the clock it captured.
-    this.sharedTime = { clock: this.clock, rateLimiter: this.rateLimiter, services: servicesOnClock(this, this.clock, this.rateLimiter) };
+    this.sharedTime = timeDomain(this, this.clock, this.rateLimiter);
     this.webhooks = new WebhookHub({
       seed: options.seed,
       realTime,
@@ -169,10 +166,6 @@ export class World implements HandlerServices {
     }
   }
 
-  now(): number {
-    return this.clock.now();
-  }
-
   /** This generation is over (reset, server close): its webhooks stop, retries included, and attempts in flight are aborted. */
   close(): void {
     this.webhooks.close();
@@ -190,29 +183,6 @@ export class World implements HandlerServices {
   sealBirth(account: AccountStore): void {
     const tenant = this.tenants.get(account.id);
     if (tenant?.birth) tenant.birth = withKeys(tenant.birth, account, (keyId) => this.store.tokenOf(keyId));
-  }
-
-  timestamp(): string {
-    return isoTimestamp(this.clock.now());
-  }
-
-  /** Brings all the account's jobs up to the clock, charging credits for completed ones (idempotent). */
-  settleJobs(account: AccountStore): void {
-    settleJobs(account, this.settleContext());
-  }
-
-  /** Settles only the jobs that have ended by now (what a credit check needs). */
-  settleDueJobs(account: AccountStore): void {
-    settleDueJobs(account, this.settleContext());
-  }
-
-  /** Brings one job up to the clock. */
-  settleJob(account: AccountStore, job: JobRecord): void {
-    settleJob(account, job, this.settleContext());
-  }
-
-  private settleContext(): SettleContext {
-    return { now: this.clock.now() };
   }
 
   createAccount(input: {

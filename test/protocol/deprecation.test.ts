@@ -106,16 +106,16 @@ describe('scenarios and the registry (spec §9; contract §3.5 deprecated-operat
     const app = makeApp({ fixtures: fixtureWith([LIST_KEYS]) });
     const api = client(app);
     const info = parseDeprecation({ ...LIST_KEYS, operation_id: 'getStatus' });
-    app.sandbox.deprecations.set(info);
+    app.sandbox.world.deprecations.set(info);
     expectDeprecated(await api.get('/v1/status').set(bearer(KEYS.free)), { ...LIST_KEYS, operation_id: 'getStatus' });
-    expect(app.sandbox.deprecations.isDeprecated('getStatus')).toBe(true);
-    expect(app.sandbox.deprecations.delete('getStatus')).toBe(true);
+    expect(app.sandbox.world.deprecations.isDeprecated('getStatus')).toBe(true);
+    expect(app.sandbox.world.deprecations.delete('getStatus')).toBe(true);
     expectNotDeprecated(await api.get('/v1/status').set(bearer(KEYS.free)));
-    app.sandbox.deprecations.delete('listApiKeys');
+    app.sandbox.world.deprecations.delete('listApiKeys');
     await api.post('/__admin/reset');
     expectDeprecated(await api.get('/v1/auth/keys').set(bearer(KEYS.free)), LIST_KEYS);
-    expect(app.sandbox.deprecations.get('listApiKeys')?.operationId).toBe('listApiKeys');
-    expect(app.sandbox.deprecations.get('getStatus')).toBeUndefined();
+    expect(app.sandbox.world.deprecations.get('listApiKeys')?.operationId).toBe('listApiKeys');
+    expect(app.sandbox.world.deprecations.get('getStatus')).toBeUndefined();
   });
 
   it('§9: a deprecation announced for one request applies to that request only', async () => {

@@ -233,7 +233,7 @@ describe('invalid scenario files are refused at load (contract §3.5)', () => {
 
   it('README: other files of the directory (a README) are not scenarios', () => {
     const c = withFiles({ 'README.md': '# mine', 'quiet.json': one({ effect: { delay_ms: 0 } }) });
-    expect(c.sandbox.scenarios.available().map((s) => s.name)).toContain('quiet');
+    expect(c.sandbox.world.scenarios.available().map((s) => s.name)).toContain('quiet');
   });
 });
 
