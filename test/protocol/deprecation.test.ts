@@ -13,7 +13,7 @@ import {
   type DeprecationInfo,
 } from '../../src/protocol/deprecation.js';
 import { MESSAGES } from '../../src/errors/messages.js';
-import { ConfigError } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { PACKAGE_ROOT } from '../../src/package-dirs.js';
 import { FixtureError } from '../../src/fixture/fixture-file.js';
 import { bearer, client, expectError, KEYS, makeApp } from '../support/harness.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/errors/messages.js';
 import { RequestJournal } from '../../src/protocol/request-journal.js';
-import { ConfigError } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { parseCliSettings } from '../../src/config/settings.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
 import { journalOutcome, mockServers } from '../support/protocol.js';

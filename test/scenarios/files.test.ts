@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { PACKAGE_ROOT } from '../../src/package-dirs.js';
 import { ScenarioDefinition, ScenarioFileError } from '../../src/scenarios/definition.js';
 import { createApp } from '../../src/app.js';

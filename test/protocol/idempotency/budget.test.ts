@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../src/errors/messages.js';
-import { ConfigError } from '../../../src/config/options.js';
+import { ConfigError } from '../../../src/errors/config-error.js';
 import { parseCliSettings } from '../../../src/config/settings.js';
 import { IDEMPOTENCY_TTL_MS, IdempotencyStore } from '../../../src/protocol/idempotency-store.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../../support/harness.js';
