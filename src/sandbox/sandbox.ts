@@ -12,6 +12,8 @@ import type { ResolvedOptions } from '../config/options.js';
 import { loadScenarioCatalog, type ScenarioCatalog } from '../scenarios/catalog.js';
 import type { AccountSeeder } from '../fixture/account-template.js';
 import { loadFixture } from '../fixture/fixture-file.js';
+import { WORLD_MODULES } from './modules.js';
+import type { WorldModule } from './world-module.js';
 import { World, type WorldBlueprint } from './world.js';
 
 /**
@@ -43,6 +45,7 @@ export class Sandbox {
     realTime: RealTimeSource = Date.now,
     operations: readonly OperationDef[] = [],
     seeders: readonly AccountSeeder[] = [],
+    modules: readonly WorldModule<World>[] = WORLD_MODULES,
   ) {
     const fixture = loadFixture(options.fixtures);
     this.blueprint = {
@@ -54,6 +57,7 @@ export class Sandbox {
       seeders,
       realTime,
       bootInstant: options.clock.start ?? realTime(),
+      modules,
     };
     this.world = new World(this.blueprint);
   }

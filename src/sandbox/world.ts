@@ -31,6 +31,7 @@ import type { ClockBirth } from './account-clock.js';
 import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenant.js';
 import { timeDomain, type TimeDomain } from './time-domain.js';
 import { WebhookHub } from '../webhooks/hub.js';
+import type { EndedDelivery, RequestExchange, WorldModule, WorldModuleInstance } from './world-module.js';
 
 /** What every generation is built from: fixed for the sandbox's life, loaded once. */
 export interface WorldBlueprint {
@@ -47,6 +48,8 @@ export interface WorldBlueprint {
   readonly realTime: RealTimeSource;
   /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
   readonly bootInstant: number;
+  /** The world modules, in order (src/sandbox/modules.ts): each world makes its instances. */
+  readonly modules: readonly WorldModule<World>[];
 }
 
 export class World {
@@ -80,6 +83,16 @@ export class World {
   readonly realTime: RealTimeSource;
   /** Webhook endpoints, events and deliveries (contract §4.3); closed when the world is replaced. */
   readonly webhooks: WebhookHub;
+  /** This world's module instances, in list order: account lifecycle and close loop over them. */
+  readonly modules: readonly WorldModuleInstance[];
+  private readonly instances = new Map<WorldModule<World>, WorldModuleInstance>();
+  /**
+   * The modules fed by /v1 requests (src/http/request-finished.ts); empty unless one implements
+   * `requestFinished`, and then no exchange is built at all.
+   */
+  readonly requestListeners: readonly ((exchange: RequestExchange) => void)[];
+  /** Told of each ended delivery; `delivery` stays undefined unless a module implements `deliveryEnded` (the hub then builds nothing). */
+  private readonly listening: { delivery?: (delivery: EndedDelivery) => void } = {};
 
   /** Boots a generation: the fixture's accounts and keys, then the `scenarios` option's activations. */
   constructor(blueprint: WorldBlueprint) {
@@ -113,7 +126,12 @@ export class World {
     this.jobOutcomeRules = [scenarios.jobOutcomeRule];
     // Services bound to the sandbox clock, like an own clock's: a request keeps the clock it captured.
     this.sharedTime = timeDomain(this, this.clock, this.rateLimiter);
+    const listening = this.listening;
     this.webhooks = new WebhookHub({
+      // Read by the hub as each delivery ends: set below, once the modules are made.
+      get deliveryEnded() {
+        return listening.delivery;
+      },
       seed: options.seed,
       realTime,
       clockOf: (accountId) => this.timeOf(accountId).clock,
@@ -130,6 +148,15 @@ export class World {
       [...(fixture.deprecations ?? []).map(parseDeprecation), ...options.deprecations],
       (operationId) => scenarios.deprecatesEveryRequest(operationId),
     );
+    // After the world's own parts, which modules may read, and before the first account.
+    this.modules = blueprint.modules.map((module) => {
+      const instance = module.create(this);
+      this.instances.set(module, instance);
+      return instance;
+    });
+    this.requestListeners = this.modules.flatMap((m) => (m.requestFinished ? [m.requestFinished.bind(m)] : []));
+    const deliveryListeners = this.modules.flatMap((m) => (m.deliveryEnded ? [m.deliveryEnded.bind(m)] : []));
+    if (deliveryListeners.length > 0) this.listening.delivery = (delivery) => deliveryListeners.forEach((listen) => listen(delivery));
     for (const account of fixture.accounts) {
       const scoped = this.createAccount({
         id: account.id,
@@ -167,9 +194,17 @@ export class World {
     }
   }
 
-  /** This generation is over (reset, server close): its webhooks stop, retries included, and attempts in flight are aborted. */
+  /**
+   * This generation is over (reset, server close): each module closes (the webhooks stop, retries
+   * included, and attempts in flight are aborted).
+   */
   close(): void {
-    this.webhooks.close();
+    for (const module of this.modules) module.close?.();
+  }
+
+  /** The instance of one of this world's modules; undefined for a module not in its list. */
+  module<Instance extends WorldModuleInstance>(module: WorldModule<World, Instance>): Instance | undefined {
+    return this.instances.get(module) as Instance | undefined;
   }
 
   /** The time domain of an account: its own clock's, or the sandbox clock's (also for unknown ids). */
@@ -220,6 +255,7 @@ export class World {
         : seedRecordsOf({ seeders: this.seeders, template, now: clock.now(), seed: this.options.seed, pinned: input.pinned });
     const scoped = this.store.addAccount(account, seedRecords);
     tenant.birth = takeBirth(scoped, seedRecords);
+    for (const module of this.modules) module.accountCreated?.(id);
     return scoped;
   }
 
