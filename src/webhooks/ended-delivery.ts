@@ -11,7 +11,11 @@ export interface EndedDelivery {
   readonly endpointId: string;
   /** The event's type, e.g. `job.completed`. */
   readonly eventType: string;
-  /** `succeeded`: a 2xx came; `failed`: the retries ran out, or its endpoint was deleted while it waited. */
+  /**
+   * `succeeded`: a 2xx came; `failed`: the retries ran out, or its endpoint was deleted while it
+   * waited. Told once per delivery: one whose endpoint is deleted during an attempt ends `failed`
+   * then, whatever that attempt's answer.
+   */
   readonly outcome: 'succeeded' | 'failed';
   /** Attempts made (0 when its endpoint was deleted before the first). */
   readonly attempts: number;

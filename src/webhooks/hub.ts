@@ -548,9 +548,11 @@ export class WebhookHub {
       duration_ms: outcome.durationMs,
     });
     if (outcome.error === null) {
+      // Ended already when its endpoint was deleted during the attempt: told once, then.
+      const endsNow = delivery.status === 'pending';
       delivery.status = 'succeeded';
       delivery.nextAt = undefined;
-      this.ended(delivery);
+      if (endsNow) this.ended(delivery);
       return;
     }
     // Its endpoint was deleted during the attempt: no retry.
