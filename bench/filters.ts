@@ -66,7 +66,7 @@ const CELLS: Cell[] = [
 
 /** n experiences (1% `link`, the rest `course`) and n messages in one inbox (1% starred). */
 function fillLists(app: MockApp, n: number): string {
-  const store = app.sandbox.store.forAccount(ACCOUNT)!;
+  const store = app.sandbox.world.store.forAccount(ACCOUNT)!;
   const experiences = store.write('experiences');
   const messages = store.write('messages');
   const course = experiences.find((e) => e.type === 'course')!;
@@ -122,7 +122,7 @@ async function timed(url: string): Promise<number> {
 
 /** Median ms of the naive filter the index replaced: a page of the whole collection through a predicate. */
 function naiveTypeFilterMs(app: MockApp): number {
-  const experiences = app.sandbox.store.forAccount(ACCOUNT)!.collection('experiences');
+  const experiences = app.sandbox.world.store.forAccount(ACCOUNT)!.collection('experiences');
   const samples: number[] = [];
   for (let i = 0; i < 15; i++) {
     const started = performance.now();

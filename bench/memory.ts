@@ -57,7 +57,7 @@ async function idempotencySoak() {
     before,
     atCap,
     after,
-    keysHeld: app.sandbox.idempotency.size,
+    keysHeld: app.sandbox.world.idempotency.size,
     bytesPerKeyToCap: ((atCap - before) * 2 ** 20) / IDEMPOTENCY_KEYS_PER_ACCOUNT,
   };
 }
@@ -73,7 +73,7 @@ async function journalSoak() {
   for (let i = 0; i < WRITES; i++) await expectStatus(handler, { path: '/v1/status', headers: FREE }, 200);
   const after = heapMiB();
   started = performance.now();
-  const cleared = app.sandbox.journal.clear();
+  const cleared = app.sandbox.world.journal.clear();
   const clearMs = performance.now() - started;
   started = performance.now();
   app.sandbox.reset();
@@ -106,7 +106,7 @@ async function activationsProbe() {
   const app = createApp({ clock: CLOCK, rateLimit: 'off' });
   const handler = listenerOf(app);
   const none = await statusMedianUs(handler);
-  for (let i = 0; i < 20_000; i++) app.sandbox.scenarios.activate({ name: 'server-error', account_id: 'acct_paid_default' });
+  for (let i = 0; i < 20_000; i++) app.sandbox.world.scenarios.activate({ name: 'server-error', account_id: 'acct_paid_default' });
   const many = await statusMedianUs(handler);
   return { none, many };
 }

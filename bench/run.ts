@@ -440,7 +440,7 @@ async function pages(): Promise<number> {
   const results: Record<number, number> = {};
   for (const n of [1_000, 100_000, 1_000_000]) {
     const app = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off' });
-    const experiences = app.sandbox.store.forAccount('acct_paid_default')!.write('experiences');
+    const experiences = app.sandbox.world.store.forAccount('acct_paid_default')!.write('experiences');
     const template = experiences.values()[0];
     if (!template) throw new Error('the default fixture seeds no experiences');
     for (const seeded of experiences.values()) experiences.delete(seeded.id);
@@ -490,7 +490,7 @@ async function jobs(): Promise<number> {
   const p50s: Record<number, number> = {};
   for (const n of [10, 10_000]) {
     const app = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off' });
-    app.sandbox.store.forAccount('acct_paid_default')!.account.credits.balance = 1e12;
+    app.sandbox.world.store.forAccount('acct_paid_default')!.account.credits.balance = 1e12;
     const server = await serve(app);
     const created = performance.now();
     const ids: string[] = [];

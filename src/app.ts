@@ -23,6 +23,7 @@ import { observeResponses, type ResponseObserver } from './http/observe-response
 import { rateLimit } from './http/enforce-rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { sendReply } from './http/reply.js';
+import { requestFinished } from './http/request-finished.js';
 import { requestLog, type LogWriter } from './http/request-log.js';
 import { applyScenarios } from './http/scenarios.js';
 import { apiRoutes, unknownPath, validateRequest, type SandboxMiddleware } from './http/router.js';
@@ -32,6 +33,9 @@ import { OpenApiPublisher, openApiRoute } from './openapi/publisher.js';
 import { resolveOptions, type MockOptions } from './config/options.js';
 import { ACCOUNT_SEEDERS, OPERATIONS } from './resources/index.js';
 import { Sandbox } from './sandbox/sandbox.js';
+import { WORLD_MODULES } from './sandbox/modules.js';
+import type { WorldModule } from './sandbox/world-module.js';
+import type { World } from './sandbox/world.js';
 import { checkDeprecatedOperations } from './fixture/fixture-file.js';
 
 export interface CreateAppOptions extends MockOptions {
@@ -90,13 +94,18 @@ export function createApp(options: CreateAppOptions = {}): MockApp {
 }
 
 /**
- * `createApp` with another operation table. Internal (not exported by the package): tests of the
- * protocol middlewares add operations with behaviour no real one has (a handler that waits, one
- * that fails once) and run them through exactly the pipeline every real operation gets.
+ * `createApp` with another operation table (and world module list). Internal (not exported by the
+ * package): tests of the protocol middlewares add operations with behaviour no real one has (a
+ * handler that waits, one that fails once) and run them through exactly the pipeline every real
+ * operation gets; tests of the module contract add a module to the list.
  */
-export function createAppWithOperations(options: CreateAppOptions, operations: readonly OperationDef[]): MockApp {
+export function createAppWithOperations(
+  options: CreateAppOptions,
+  operations: readonly OperationDef[],
+  modules: readonly WorldModule<World>[] = WORLD_MODULES,
+): MockApp {
   const resolved = resolveOptions(options);
-  const sandbox = new Sandbox(resolved, options.realTime, operations, ACCOUNT_SEEDERS);
+  const sandbox = new Sandbox(resolved, options.realTime, operations, ACCOUNT_SEEDERS, modules);
   checkDeprecatedOperations(
     sandbox.fixture,
     resolved.deprecations,
@@ -126,6 +135,8 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
     captureWorld(),
     // Outside the writer, so observers see what was written.
     observeResponses(app.responseObservers, API_PREFIX),
+    // Right outside the writer, so the world's modules learn whether the answer was written.
+    requestFinished(API_PREFIX),
     // Writes the staged headers and the answer in one go (Koa's respond for routes that set ctx.body).
     sendReply(app.heldConnections),
     requestId(),

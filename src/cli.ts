@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The thin CLI: parse settings, start the library's server, print one line, stop cleanly on signals. */
 import { DataFileError } from './errors/data-file-error.js';
-import { ConfigError } from './config/options.js';
+import { ConfigError } from './errors/config-error.js';
 import { startMockServer } from './server.js';
 import { parseCliSettings, USAGE } from './config/settings.js';
 
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
 
   const { sandbox } = mock.app;
   process.stdout.write(
-    `${PROGRAM} listening on ${mock.boundUrl} (api ${mock.apiUrl}, admin ${mock.url}/__admin, fixtures ${sandbox.fixture.name}, seed ${sandbox.options.seed}, clock ${sandbox.clock.mode})\n`,
+    `${PROGRAM} listening on ${mock.boundUrl} (api ${mock.apiUrl}, admin ${mock.url}/__admin, fixtures ${sandbox.fixture.name}, seed ${sandbox.options.seed}, clock ${sandbox.world.clock.mode})\n`,
   );
 }
 

@@ -17,7 +17,8 @@ export {
   type JournalEntry,
   type JournalQuery,
 } from './admin/client.js';
-export { ConfigError, resolveOptions, type MockOptions, type ResolvedOptions } from './config/options.js';
+export { ConfigError } from './errors/config-error.js';
+export { resolveOptions, type MockOptions, type ResolvedOptions } from './config/options.js';
 export { DataFileError } from './errors/data-file-error.js';
 export { FixtureError } from './fixture/fixture-file.js';
 export { ScenarioFileError } from './scenarios/definition.js';

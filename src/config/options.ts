@@ -8,6 +8,7 @@ import type { RateLimitQuotas } from '../protocol/rate-limiter.js';
 import { formatByteSize, parseByteSize } from './byte-size.js';
 import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_BUDGET, MAX_JOURNAL_BODY_LIMIT } from '../protocol/request-journal.js';
 import { DEFAULT_IDEMPOTENCY_BUDGET, DEFAULT_IDEMPOTENCY_TOTAL_BUDGET } from '../protocol/idempotency-store.js';
+import { ConfigError } from '../errors/config-error.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 
 // `string & {}` keeps the two names in editors' completions: a bare `string` would absorb them.
@@ -103,16 +104,6 @@ export interface ResolvedOptions {
   rateLimitSetting: string;
   log: boolean;
   deprecations: DeprecationInfo[];
-}
-
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    message: string,
-  ) {
-    super(`${setting}: ${message}`);
-    this.name = 'ConfigError';
-  }
 }
 
 /** Default and bounds of `journalSize` (README "Request journal"). */

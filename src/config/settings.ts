@@ -3,8 +3,8 @@
  * value remembers where it came from so a bad one is reported under the name the user typed.
  */
 import { parseArgs } from 'node:util';
+import { ConfigError } from '../errors/config-error.js';
 import {
-  ConfigError,
   parseAllowedHosts,
   parseByteBudget,
   parseClock,

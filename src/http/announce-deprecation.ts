@@ -6,9 +6,11 @@ import { deprecationHeaders, type DeprecationInfo } from '../protocol/deprecatio
 import type { SandboxContext, SandboxMiddleware } from './context.js';
 import { stageHeaders } from './reply.js';
 
-/** Announces `info` on this response: `ctx.state.deprecation` and its three headers. */
+/**
+ * Announces `info` on this response: its three headers, staged at once so errors thrown later carry
+ * them. A later announcement (a scenario's, for this request only) replaces them.
+ */
 export function announceDeprecation(ctx: SandboxContext, info: DeprecationInfo): void {
-  ctx.state.deprecation = info;
   stageHeaders(ctx, deprecationHeaders(info));
 }
 

@@ -5,11 +5,10 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import type { RequestScenarios } from '../scenarios/engine.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
-import type { DeprecationInfo } from '../protocol/deprecation.js';
 import type { Caller } from '../protocol/rate-limit.js';
 import type { RateLimitStanding } from '../protocol/rate-limiter.js';
 import type { FaultEffect } from '../scenarios/fault-effect.js';
-import type { HeaderList, Reply } from './reply.js';
+import type { HeaderList, Reply } from './wire.js';
 import type { World } from '../sandbox/world.js';
 import type { TimeDomain } from '../sandbox/time-domain.js';
 import type { RecordedEvents } from '../webhooks/hub.js';
@@ -46,12 +45,6 @@ export interface SandboxState {
   idempotencyKey?: string;
   /** True when this response replays the stored first response of an idempotent write. */
   idempotentReplayed?: boolean;
-  /**
-   * The deprecation this response announces: the `deprecation` middleware sets it from the captured
-   * world's registry, and a scenario may announce another for this request only. `announceDeprecation`
-   * (src/http/announce-deprecation.ts) stages its headers at once, so errors thrown later carry them.
-   */
-  deprecation?: DeprecationInfo;
   /** The scenarios matching this request and which acted on it. Set by `applyScenarios`. */
   scenarios?: RequestScenarios;
   /** A transport fault a scenario planned: `sendReply` loses the answer instead of writing it. */

@@ -16,13 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FaultEffect } from '../scenarios/fault-effect.js';
 import type { SandboxContext } from './context.js';
-import type { HeaderList, Reply } from './reply.js';
-
-/**
- * How reply.ts writes a status line and headers (its `writeHead`), handed in by the caller: reply.ts
- * imports this module, so importing it back at run time would make a cycle.
- */
-export type WriteHead = (res: ServerResponse, answer: Reply, headers: HeaderList) => string | undefined;
+import { writeHead, type HeaderList, type Reply } from './wire.js';
 
 /** True when the fault left no answer to speak of: before the operation, and no cut status line either. */
 export function answeredNothing(fault: FaultEffect | undefined): boolean {
@@ -110,7 +104,6 @@ function truncate(
   method: string,
   answer: Reply | undefined,
   headers: HeaderList,
-  writeHead: WriteHead,
 ): void {
   if (!answer) {
     closeQuietly(req, socket);
@@ -137,7 +130,6 @@ export function loseAnswer(
   answer: Reply | undefined,
   headers: HeaderList,
   held: HeldConnections,
-  writeHead: WriteHead,
 ): void {
   const { req, res } = ctx;
   const socket = req.socket as Socket | null;
@@ -154,7 +146,7 @@ export function loseAnswer(
       closeQuietly(req, socket);
       return;
     case 'truncated-response':
-      truncate(req, res, socket, ctx.method, answer, headers, writeHead);
+      truncate(req, res, socket, ctx.method, answer, headers);
       return;
     case 'no-response':
       held.hold(socket, fault.afterMs, () => closeQuietly(req, socket));

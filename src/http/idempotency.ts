@@ -21,7 +21,8 @@ import { isWrite } from '../operations/types.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import type { IdempotencyLookup, StoredResponse } from '../protocol/idempotency-store.js';
 import { requestTime } from './identify-caller.js';
-import { reply, replyText, stageHeader, stageHeaders } from './reply.js';
+import { reply, stageHeader, stageHeaders } from './reply.js';
+import { replyText } from './wire.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

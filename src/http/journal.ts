@@ -8,7 +8,8 @@ import type { RequestJournal } from '../protocol/request-journal.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import { isUnder } from './path-prefix.js';
 import { answeredNothing } from './faults.js';
-import { replyStatus, replyText } from './reply.js';
+import { replyStatus } from './reply.js';
+import { replyText } from './wire.js';
 
 /** Bodies the journal reads itself are capped like parsed ones (1 MiB): past it, not kept. */
 const MAX_KEPT_BODY_BYTES = BODY_LIMIT_BYTES;

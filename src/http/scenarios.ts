@@ -6,7 +6,7 @@
  *   acts, the response says `Preference-Applied: scenario=<name>`;
  * - a delay waits for real (the one real timer of the sandbox: latency is what a client's timeout
  *   test needs), bounded by MAX_DELAY_MS, and ends early if the client goes away or the server closes;
- * - a deprecation is announced (`ctx.state.deprecation` and its headers), over the registry's;
+ * - a deprecation is announced (its headers), over the registry's;
  * - an answer (an error, an expired key) is thrown before authentication and before `idempotency`,
  *   so the operation never runs and its 500 or 429 is never remembered under an Idempotency-Key;
  * - a job effect waits for the handler: `scenarios` reaches `createJob` through the handler input;

@@ -4,7 +4,6 @@
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import { Prng } from '../random.js';
-import type { ResolvedOptions } from '../config/options.js';
 import type { IdGenerator } from '../random.js';
 import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
@@ -17,7 +16,8 @@ import { buildTimeline } from './timeline.js';
 export interface JobServices {
   now(): number;
   readonly ids: IdGenerator;
-  readonly options: Pick<ResolvedOptions, 'seed'>;
+  /** The sandbox's seed: a job's provider request id derives from it. */
+  readonly seed: string;
   readonly jobSettings: JobSettings;
   readonly jobOutcomeRules: readonly JobOutcomeRule[];
 }
@@ -57,7 +57,7 @@ export function createJob(sandbox: JobServices, store: AccountStore, apiKey: Api
     settings,
     units: job.units,
     outcome,
-    provider_request_id: providerRequestId(sandbox.options.seed, id),
+    provider_request_id: providerRequestId(sandbox.seed, id),
   });
   const record: JobRecord = {
     id,

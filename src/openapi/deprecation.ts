@@ -13,5 +13,5 @@ export type DeprecationPredicate = (operationId: string) => boolean;
 export const NOTHING_DEPRECATED: DeprecationPredicate = () => false;
 
 export function deprecationPredicate(sandbox: Sandbox): DeprecationPredicate {
-  return (operationId) => sandbox.deprecations.isDeprecated(operationId);
+  return (operationId) => sandbox.world.deprecations.isDeprecated(operationId);
 }

@@ -3,7 +3,6 @@
  * contract tests all read these; nothing about an operation is written twice.
  */
 import type { VirtualClock } from '../clock/virtual-clock.js';
-import type { ResolvedOptions } from '../config/options.js';
 import type { JobServices } from '../jobs/create.js';
 import type { JobOutcomeRule, JobScenarioSource } from '../jobs/outcome.js';
 import type { RateLimiter } from '../protocol/rate-limiter.js';
@@ -27,11 +26,11 @@ export interface NewApiKey {
  * key creation, job settling. The cross-tenant store, the journal, the scenario engine and reset are
  * not in it, so a handler cannot reach another account (or the world's controls) without the
  * compiler refusing it. An interface here, not a `Pick` of the world, so the layer every resource
- * imports does not depend on the one that boots the world; `World implements HandlerServices`.
+ * imports does not depend on the one that boots the world; made by one factory, per time domain
+ * (src/sandbox/time-domain.ts).
  */
 export interface HandlerServices extends JobServices {
   readonly clock: VirtualClock;
-  readonly options: ResolvedOptions;
   timestamp(): string;
   readonly rateLimiter: RateLimiter;
   readonly jobOutcomeRules: JobOutcomeRule[];

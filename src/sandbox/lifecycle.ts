@@ -1,13 +1,16 @@
 /**
  * Account reset, delete and own clocks (contract §4.1): one account changes, every other account,
- * the sandbox clock and the world's id streams stay as they were.
+ * the sandbox clock and the world's id streams stay as they were. What the world keeps about an
+ * account beside its records (journal, idempotency, rate limits, scenarios, webhooks, its own clock)
+ * is each world module's to forget (src/sandbox/world-module.ts); this module restores or removes
+ * the records and keys.
  */
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { apiKeySubject } from '../protocol/rate-limit.js';
 import type { AccountStore } from '../store/store.js';
 import type { World } from './world.js';
 import type { AccountClockView } from './account-clock.js';
-import { clockFromBirth, ownTimeDomain, type Tenant } from './tenant.js';
+import { ownTimeDomain, type Tenant } from './tenant.js';
 import type { TimeDomain } from './time-domain.js';
 
 function keyIdsOf(account: AccountStore): Set<string> {
@@ -19,32 +22,20 @@ function keyIdsOf(account: AccountStore): Set<string> {
   );
 }
 
-/** Everything the world holds about an account outside its records: memory, counters, journal, scenarios. */
-function forgetActivity(world: World, account: AccountStore): void {
-  const keyIds = keyIdsOf(account);
-  world.idempotency.forget(account.id);
-  world.journal.forget(account.id);
-  world.scenarios.retireScoped(account.id, keyIds);
-  world.scenarios.restartChance(account.id);
-  // An own clock's limiter goes with its domain; on the shared one only this account's keys are dropped.
-  world.rateLimiter.forget([...keyIds].map(apiKeySubject));
-}
-
 /** Back to the state right after creation; `undefined` for an unknown account. */
 export function resetAccount(world: World, id: string): AccountStore | undefined {
   const tenant = world.tenants.get(id);
   const old = world.store.forAccount(id);
   if (!tenant?.birth || !old) return undefined;
-  forgetActivity(world, old);
-  world.webhooks.resetAccount(id);
+  // Every module forgets what it keeps of the account (src/sandbox/modules.ts), then its records come back.
+  const keyIds = keyIdsOf(old);
+  for (const module of world.modules) module.accountReset?.(id, keyIds);
   const { birth } = tenant;
   // The seeded records come back by being derived again when first needed (src/store/store.ts).
   const fresh = world.store.replaceAccount(structuredClone(birth.account), birth.seedRecords);
   const tokens = new Map(birth.tokens);
   // Oldest first, as taken: re-inserted in the same order, so lists come out in the same order.
   for (const key of structuredClone(birth.keys)) world.store.addApiKey(fresh, key, tokens.get(key.id) ?? '');
-  const clock = clockFromBirth(tenant.clockBirth, world.realTime);
-  tenant.own = clock ? ownTimeDomain(world, clock, world.options.rateLimit) : undefined;
   return fresh;
 }
 
@@ -52,8 +43,8 @@ export function resetAccount(world: World, id: string): AccountStore | undefined
 export function deleteAccount(world: World, id: string): boolean {
   const account = world.store.forAccount(id);
   if (!account) return false;
-  forgetActivity(world, account);
-  world.webhooks.deleteAccount(id);
+  const keyIds = keyIdsOf(account);
+  for (const module of world.modules) module.accountDeleted?.(id, keyIds);
   world.store.removeAccount(id);
   world.tenants.delete(id);
   return true;

@@ -2,7 +2,8 @@
  * The sandbox: what is fixed for its life (options, fixture, scenario files, operations) and the
  * current `World` (src/sandbox/world.ts), the one generation of mutable state. `reset()` replaces
  * the world whole; requests read the world they captured on arrival (`ctx.state.world`), the admin
- * API and tests the current one. The resources' seeders come in from createApp, like the operations.
+ * API, the CLI and tests the current one (`sandbox.world`: nothing forwards its parts, which change
+ * under a holder when a reset comes). The resources' seeders come in from createApp, like the operations.
  */
 import type { RealTimeSource } from '../clock/virtual-clock.js';
 import { resolveJobSettings } from '../jobs/settings.js';
@@ -11,11 +12,9 @@ import type { ResolvedOptions } from '../config/options.js';
 import { loadScenarioCatalog, type ScenarioCatalog } from '../scenarios/catalog.js';
 import type { AccountSeeder } from '../fixture/account-template.js';
 import { loadFixture } from '../fixture/fixture-file.js';
-import type { AccountStore } from '../store/store.js';
-import type { JobRecord } from '../store/records.js';
-import { World, type NewApiKey, type WorldBlueprint } from './world.js';
-
-export type { NewApiKey } from './world.js';
+import { WORLD_MODULES } from './modules.js';
+import type { WorldModule } from './world-module.js';
+import { World, type WorldBlueprint } from './world.js';
 
 /**
  * The shipped scenarios (no `scenariosDir`) per operation table: files of the package, which do not
@@ -46,6 +45,7 @@ export class Sandbox {
     realTime: RealTimeSource = Date.now,
     operations: readonly OperationDef[] = [],
     seeders: readonly AccountSeeder[] = [],
+    modules: readonly WorldModule<World>[] = WORLD_MODULES,
   ) {
     const fixture = loadFixture(options.fixtures);
     this.blueprint = {
@@ -57,6 +57,7 @@ export class Sandbox {
       seeders,
       realTime,
       bootInstant: options.clock.start ?? realTime(),
+      modules,
     };
     this.world = new World(this.blueprint);
   }
@@ -69,67 +70,5 @@ export class Sandbox {
 
   get fixture() {
     return this.blueprint.fixture;
-  }
-
-  get jobSettings() {
-    return this.blueprint.jobSettings;
-  }
-
-  get scenarioCatalog() {
-    return this.blueprint.scenarioCatalog;
-  }
-
-  // The current world's parts, for the admin API, the CLI and tests. Request code reads the world it
-  // captured (`ctx.state.world`) instead: these change under it when a reset comes.
-  get clock() {
-    return this.world.clock;
-  }
-  get ids() {
-    return this.world.ids;
-  }
-  get requestIds() {
-    return this.world.requestIds;
-  }
-  get store() {
-    return this.world.store;
-  }
-  get rateLimiter() {
-    return this.world.rateLimiter;
-  }
-  get idempotency() {
-    return this.world.idempotency;
-  }
-  get journal() {
-    return this.world.journal;
-  }
-  get scenarios() {
-    return this.world.scenarios;
-  }
-  get jobOutcomeRules() {
-    return this.world.jobOutcomeRules;
-  }
-  get deprecations() {
-    return this.world.deprecations;
-  }
-  now(): number {
-    return this.world.now();
-  }
-  timestamp(): string {
-    return this.world.timestamp();
-  }
-  settleJobs(account: AccountStore): void {
-    this.world.settleJobs(account);
-  }
-  settleDueJobs(account: AccountStore): void {
-    this.world.settleDueJobs(account);
-  }
-  settleJob(account: AccountStore, job: JobRecord): void {
-    this.world.settleJob(account, job);
-  }
-  createAccount(input: Parameters<World['createAccount']>[0]): AccountStore {
-    return this.world.createAccount(input);
-  }
-  createApiKey(account: AccountStore, input: NewApiKey = {}) {
-    return this.world.createApiKey(account, input);
   }
 }

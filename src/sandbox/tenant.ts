@@ -14,9 +14,8 @@ import { RateLimiter } from '../protocol/rate-limiter.js';
 import type { RateLimitQuotas } from '../config/options.js';
 import type { AccountRecord, ApiKeyRecord } from '../store/records.js';
 import type { AccountStore, SeedRecords } from '../store/store.js';
-import type { World } from './world.js';
 import type { ClockBirth } from './account-clock.js';
-import { servicesOnClock, type TimeDomain } from './time-domain.js';
+import { timeDomain, type DomainWorld, type TimeDomain } from './time-domain.js';
 
 export interface AccountBirth {
   readonly account: AccountRecord;
@@ -38,8 +37,13 @@ export class Tenant {
 }
 
 /** A time domain of its own: a VirtualClock and a rate limiter whose windows follow it. */
-export function ownTimeDomain(world: World, clock: VirtualClock, quotas: RateLimitQuotas, limiter = new RateLimiter(quotas)): TimeDomain {
-  return { clock, rateLimiter: limiter, services: servicesOnClock(world, clock, limiter) };
+export function ownTimeDomain(
+  world: DomainWorld,
+  clock: VirtualClock,
+  quotas: RateLimitQuotas,
+  limiter = new RateLimiter(quotas),
+): TimeDomain {
+  return timeDomain(world, clock, limiter);
 }
 
 /** The own clock a birth describes, started now (a `running` one restarts from its start instant). */

@@ -10,10 +10,14 @@
  * every other tenant's counters.
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
+import type { JobOutcomeRule } from '../jobs/outcome.js';
+import type { JobSettings } from '../jobs/settings.js';
 import { settleDueJobs, settleJob, settleJobs } from '../jobs/settle.js';
 import type { RateLimiter } from '../protocol/rate-limiter.js';
-import type { HandlerServices } from '../operations/types.js';
-import type { World } from './world.js';
+import type { HandlerServices, NewApiKey } from '../operations/types.js';
+import type { IdGenerator } from '../random.js';
+import type { ApiKeyRecord } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
 
 export interface TimeDomain {
   readonly clock: VirtualClock;
@@ -22,14 +26,29 @@ export interface TimeDomain {
   readonly services: HandlerServices;
 }
 
-/** The world's handler services, with every time read (now, timestamps, settling) on `clock`. */
-export function servicesOnClock(world: World, clock: VirtualClock, rateLimiter: RateLimiter): HandlerServices {
+/**
+ * What a domain's services read of their world besides the clock (the World gives itself): its id
+ * stream, the seed, job settings and rules, and key creation stamped on a given clock.
+ */
+export interface DomainWorld {
+  readonly ids: IdGenerator;
+  readonly options: { readonly seed: string };
+  readonly jobSettings: JobSettings;
+  readonly jobOutcomeRules: JobOutcomeRule[];
+  createApiKey(account: AccountStore, input: NewApiKey, clock: VirtualClock): { key: ApiKeyRecord; token: string };
+}
+
+/**
+ * The one factory of handler services: the world's, with every time read (now, timestamps,
+ * settling) on `clock`. The sandbox clock's domain and every own clock's are made by it.
+ */
+export function timeDomain(world: DomainWorld, clock: VirtualClock, rateLimiter: RateLimiter): TimeDomain {
   const at = () => ({ now: clock.now() });
-  return {
+  const services: HandlerServices = {
     clock,
     rateLimiter,
     ids: world.ids,
-    options: world.options,
+    seed: world.options.seed,
     jobSettings: world.jobSettings,
     jobOutcomeRules: world.jobOutcomeRules,
     now: () => clock.now(),
@@ -38,6 +57,7 @@ export function servicesOnClock(world: World, clock: VirtualClock, rateLimiter: 
     settleDueJobs: (account) => settleDueJobs(account, at()),
     settleJobs: (account) => settleJobs(account, at()),
     // Stamped on this domain's clock, the one the request captured, whatever happens to the account meanwhile.
-    createApiKey: (account, input) => world.createApiKey(account, input, clock),
+    createApiKey: (account, input = {}) => world.createApiKey(account, input, clock),
   };
+  return { clock, rateLimiter, services };
 }

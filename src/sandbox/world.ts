@@ -10,29 +10,28 @@
  */
 import { isoTimestamp, VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
 import type { JobOutcomeRule } from '../jobs/outcome.js';
-import { settleDueJobs, settleJob, settleJobs, type SettleContext } from '../jobs/settle.js';
 import type { JobSettings } from '../jobs/settings.js';
 import { IdGenerator, Prng, RequestIdGenerator } from '../random.js';
 import { DeprecationRegistry, parseDeprecation } from '../protocol/deprecation.js';
 import { IdempotencyStore } from '../protocol/idempotency-store.js';
 import { RateLimiter } from '../protocol/rate-limiter.js';
 import { RequestJournal } from '../protocol/request-journal.js';
-import type { HandlerServices, NewApiKey, OperationDef } from '../operations/types.js';
-import { ConfigError, type ResolvedOptions } from '../config/options.js';
+import type { NewApiKey, OperationDef } from '../operations/types.js';
+import type { ResolvedOptions } from '../config/options.js';
+import { ConfigError } from '../errors/config-error.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from '../scenarios/engine.js';
 import { parseBootScenario } from '../scenarios/boot-spec.js';
 import { seedRecordsOf, type AccountSeeder } from '../fixture/account-template.js';
 import type { AccountTemplate, LoadedFixture } from '../fixture/fixture-file.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
-import type { AccountRecord, ApiKeyRecord, JobRecord, Plan } from '../store/records.js';
+import type { AccountRecord, ApiKeyRecord, Plan } from '../store/records.js';
 import { Store, type AccountStore } from '../store/store.js';
 import type { ClockBirth } from './account-clock.js';
 import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenant.js';
-import { servicesOnClock, type TimeDomain } from './time-domain.js';
+import { timeDomain, type TimeDomain } from './time-domain.js';
 import { WebhookHub } from '../webhooks/hub.js';
-
-export type { NewApiKey } from '../operations/types.js';
+import type { EndedDelivery, RequestExchange, WorldModule, WorldModuleInstance } from './world-module.js';
 
 /** What every generation is built from: fixed for the sandbox's life, loaded once. */
 export interface WorldBlueprint {
@@ -49,9 +48,11 @@ export interface WorldBlueprint {
   readonly realTime: RealTimeSource;
   /** The virtual instant of the first boot; `frozen` clocks return to it on reset. */
   readonly bootInstant: number;
+  /** The world modules, in order (src/sandbox/modules.ts): each world makes its instances. */
+  readonly modules: readonly WorldModule<World>[];
 }
 
-export class World implements HandlerServices {
+export class World {
   readonly options: ResolvedOptions;
   readonly fixture: LoadedFixture;
   readonly jobSettings: JobSettings;
@@ -82,6 +83,16 @@ export class World implements HandlerServices {
   readonly realTime: RealTimeSource;
   /** Webhook endpoints, events and deliveries (contract §4.3); closed when the world is replaced. */
   readonly webhooks: WebhookHub;
+  /** This world's module instances, in list order: account lifecycle and close loop over them. */
+  readonly modules: readonly WorldModuleInstance[];
+  private readonly instances = new Map<WorldModule<World>, WorldModuleInstance>();
+  /**
+   * The modules fed by /v1 requests (src/http/request-finished.ts); empty unless one implements
+   * `requestFinished`, and then no exchange is built at all.
+   */
+  readonly requestListeners: readonly ((exchange: RequestExchange) => void)[];
+  /** Told of each ended delivery; `delivery` stays undefined unless a module implements `deliveryEnded` (the hub then builds nothing). */
+  private readonly listening: { delivery?: (delivery: EndedDelivery) => void } = {};
 
   /** Boots a generation: the fixture's accounts and keys, then the `scenarios` option's activations. */
   constructor(blueprint: WorldBlueprint) {
@@ -114,8 +125,13 @@ export class World implements HandlerServices {
     this.scenarios = scenarios;
     this.jobOutcomeRules = [scenarios.jobOutcomeRule];
     // Services bound to the sandbox clock, like an own clock's: a request keeps the clock it captured.
-    this.sharedTime = { clock: this.clock, rateLimiter: this.rateLimiter, services: servicesOnClock(this, this.clock, this.rateLimiter) };
+    this.sharedTime = timeDomain(this, this.clock, this.rateLimiter);
+    const listening = this.listening;
     this.webhooks = new WebhookHub({
+      // Read by the hub as each delivery ends: set below, once the modules are made.
+      get deliveryEnded() {
+        return listening.delivery;
+      },
       seed: options.seed,
       realTime,
       clockOf: (accountId) => this.timeOf(accountId).clock,
@@ -132,6 +148,15 @@ export class World implements HandlerServices {
       [...(fixture.deprecations ?? []).map(parseDeprecation), ...options.deprecations],
       (operationId) => scenarios.deprecatesEveryRequest(operationId),
     );
+    // After the world's own parts, which modules may read, and before the first account.
+    this.modules = blueprint.modules.map((module) => {
+      const instance = module.create(this);
+      this.instances.set(module, instance);
+      return instance;
+    });
+    this.requestListeners = this.modules.flatMap((m) => (m.requestFinished ? [m.requestFinished.bind(m)] : []));
+    const deliveryListeners = this.modules.flatMap((m) => (m.deliveryEnded ? [m.deliveryEnded.bind(m)] : []));
+    if (deliveryListeners.length > 0) this.listening.delivery = (delivery) => deliveryListeners.forEach((listen) => listen(delivery));
     for (const account of fixture.accounts) {
       const scoped = this.createAccount({
         id: account.id,
@@ -169,13 +194,17 @@ export class World implements HandlerServices {
     }
   }
 
-  now(): number {
-    return this.clock.now();
+  /**
+   * This generation is over (reset, server close): each module closes (the webhooks stop, retries
+   * included, and attempts in flight are aborted).
+   */
+  close(): void {
+    for (const module of this.modules) module.close?.();
   }
 
-  /** This generation is over (reset, server close): its webhooks stop, retries included, and attempts in flight are aborted. */
-  close(): void {
-    this.webhooks.close();
+  /** The instance of one of this world's modules; undefined for a module not in its list. */
+  module<Instance extends WorldModuleInstance>(module: WorldModule<World, Instance>): Instance | undefined {
+    return this.instances.get(module) as Instance | undefined;
   }
 
   /** The time domain of an account: its own clock's, or the sandbox clock's (also for unknown ids). */
@@ -190,29 +219,6 @@ export class World implements HandlerServices {
   sealBirth(account: AccountStore): void {
     const tenant = this.tenants.get(account.id);
     if (tenant?.birth) tenant.birth = withKeys(tenant.birth, account, (keyId) => this.store.tokenOf(keyId));
-  }
-
-  timestamp(): string {
-    return isoTimestamp(this.clock.now());
-  }
-
-  /** Brings all the account's jobs up to the clock, charging credits for completed ones (idempotent). */
-  settleJobs(account: AccountStore): void {
-    settleJobs(account, this.settleContext());
-  }
-
-  /** Settles only the jobs that have ended by now (what a credit check needs). */
-  settleDueJobs(account: AccountStore): void {
-    settleDueJobs(account, this.settleContext());
-  }
-
-  /** Brings one job up to the clock. */
-  settleJob(account: AccountStore, job: JobRecord): void {
-    settleJob(account, job, this.settleContext());
-  }
-
-  private settleContext(): SettleContext {
-    return { now: this.clock.now() };
   }
 
   createAccount(input: {
@@ -249,6 +255,7 @@ export class World implements HandlerServices {
         : seedRecordsOf({ seeders: this.seeders, template, now: clock.now(), seed: this.options.seed, pinned: input.pinned });
     const scoped = this.store.addAccount(account, seedRecords);
     tenant.birth = takeBirth(scoped, seedRecords);
+    for (const module of this.modules) module.accountCreated?.(id);
     return scoped;
   }
 

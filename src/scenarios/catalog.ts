@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '../config/options.js';
+import { ConfigError } from '../errors/config-error.js';
 import { SCENARIOS_DIR } from '../package-dirs.js';
 import { shownFixturePath } from '../fixture/fixture-file.js';
 import { ScenarioDefinition, ScenarioFileError, type ParseOptions } from './definition.js';

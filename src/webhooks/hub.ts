@@ -44,6 +44,7 @@ import { ATTEMPT_TIMEOUT_MS, nextAttemptAt } from './retry-schedule.js';
 import { endpointSecret, signatureHeaders, wrongSecret } from './signing.js';
 import { Connections, sendAttempt } from './transport.js';
 import { DueAccounts } from './due-accounts.js';
+import type { EndedDelivery } from './ended-delivery.js';
 import { SLICE_BUDGET_MS, WorkSlices } from './work-slices.js';
 
 export interface WebhookHubDeps {
@@ -68,6 +69,8 @@ export interface WebhookHubDeps {
   responseLimit?: number;
   /** Real ms of webhook work per turn of the event loop (default SLICE_BUDGET_MS). */
   sliceBudgetMs?: number;
+  /** Told when a delivery will not be attempted again; read as each one ends, nothing is built while it is undefined. */
+  readonly deliveryEnded?: ((delivery: EndedDelivery) => void) | undefined;
 }
 
 /** Deliveries kept per account by default: as many as a test could want to read, bounded under a frozen clock. */
@@ -242,6 +245,7 @@ export class WebhookHub {
       state?.due.delete(delivery);
       delivery.status = 'failed';
       delivery.nextAt = undefined;
+      this.ended(delivery);
     }
     if (state) this.schedule(state);
     return true;
@@ -544,16 +548,36 @@ export class WebhookHub {
       duration_ms: outcome.durationMs,
     });
     if (outcome.error === null) {
+      // Ended already when its endpoint was deleted during the attempt: told once, then.
+      const endsNow = delivery.status === 'pending';
       delivery.status = 'succeeded';
       delivery.nextAt = undefined;
+      if (endsNow) this.ended(delivery);
       return;
     }
     // Its endpoint was deleted during the attempt: no retry.
     if (delivery.status !== 'pending') return;
     const next = nextAttemptAt(at, delivery.attempts.length);
     delivery.nextAt = next;
-    if (next === undefined) delivery.status = 'failed';
-    else state.due.put(next, delivery);
+    if (next === undefined) {
+      delivery.status = 'failed';
+      this.ended(delivery);
+    } else state.due.put(next, delivery);
+  }
+
+  private ended(delivery: Delivery): void {
+    const listener = this.deps.deliveryEnded;
+    if (!listener) return;
+    listener({
+      deliveryId: delivery.id,
+      accountId: delivery.accountId,
+      endpointId: delivery.endpoint.id,
+      eventType: delivery.event.type,
+      outcome: delivery.status === 'succeeded' ? 'succeeded' : 'failed',
+      attempts: delivery.attempts.length,
+      badlySigned: delivery.wrongSecret,
+      lastStatus: delivery.attempts.at(-1)?.status_code ?? null,
+    });
   }
 
   /** ONE real timer for the world: the soonest due account on a running clock. Moved only when that instant changes. */

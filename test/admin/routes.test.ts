@@ -185,7 +185,7 @@ describe('contract §3.3: the clock', () => {
   });
 
   it('starts frozen at the given instant', () => {
-    expect(makeApp().sandbox.clock.snapshot()).toEqual({ now: new Date(FROZEN_AT).toISOString(), mode: 'frozen' });
+    expect(makeApp().sandbox.world.clock.snapshot()).toEqual({ now: new Date(FROZEN_AT).toISOString(), mode: 'frozen' });
   });
 });
 

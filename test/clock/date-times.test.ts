@@ -1,6 +1,7 @@
 /** Hardening found in review: inputs that must be refused cleanly, never a 500 or a leak. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, resolveOptions } from '../../src/config/options.js';
+import { resolveOptions } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from '../support/harness.js';
 
 describe('date-times (spec §2: ISO 8601) are instants with a time zone', () => {

@@ -3,7 +3,7 @@
  * Settings table lists each by all three names.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { parseCliSettings, SETTINGS } from '../../src/config/settings.js';
 import { docPage } from '../support/docs.js';
 

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/errors/messages.js';
 import { MAX_CODINGS, SUPPORTED_CODINGS } from '../../src/http/content-coding.js';
 import { MAX_INSTANT, MIN_INSTANT } from '../../src/clock/virtual-clock.js';
-import { ConfigError, resolveOptions } from '../../src/config/options.js';
+import { resolveOptions } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from '../support/harness.js';
 import type { MockApp } from '../../src/app.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HeaderList } from '../../src/http/reply.js';
+import { HeaderList } from '../../src/http/wire.js';
 import { bearer, client, KEYS, makeApp } from '../support/harness.js';
 
 describe('the response writer (src/http/reply.ts)', () => {

@@ -8,11 +8,11 @@ describe('credits held by unfinished jobs', () => {
   it('counts a job created before the ledger was first read exactly once', () => {
     const app = makeApp();
     const { sandbox } = app;
-    const store = sandbox.store.forAccount(ACCOUNTS.paid)!;
+    const store = sandbox.world.store.forAccount(ACCOUNTS.paid)!;
     const apiKey = store.collection('api_keys').get('key_paid_default')!;
     // No credit read before the job: the ledger is first built while the job is already stored.
     const before = store.account.credits.balance;
-    createJob(sandbox, store, apiKey, {
+    createJob(sandbox.world.sharedTime.services, store, apiKey, {
       type: 'crawl',
       model: 'web-crawler-1',
       operationId: 'crawlSite',

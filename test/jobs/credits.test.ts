@@ -63,7 +63,7 @@ describe('credits (spec §1, §3, §4.3: charged on completion)', () => {
   it('§4.3: a crawl whose max_pages the available credits cannot cover answers 402 insufficient_credits and creates nothing', async () => {
     const app = makeApp();
     const c = client(app);
-    app.sandbox.store.forAccount(ACCOUNTS.free)!.account.credits.balance = 5;
+    app.sandbox.world.store.forAccount(ACCOUNTS.free)!.account.credits.balance = 5;
     const res = await c.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/', max_pages: 6 });
     expectError(res, 'insufficient_credits', { message: MESSAGES.insufficientCredits(6, 5) });
     expect((await accountState(c, ACCOUNTS.free)).jobs).toEqual([]);
@@ -73,7 +73,7 @@ describe('credits (spec §1, §3, §4.3: charged on completion)', () => {
   it('§4.3: unfinished jobs hold their max_pages of credits until they end, so completions never overdraw', async () => {
     const app = makeApp();
     const c = client(app);
-    app.sandbox.store.forAccount(ACCOUNTS.free)!.account.credits.balance = 10;
+    app.sandbox.world.store.forAccount(ACCOUNTS.free)!.account.credits.balance = 10;
     await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 6 });
     const refused = await c.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/', max_pages: 5 });
     expectError(refused, 'insufficient_credits', { message: MESSAGES.insufficientCredits(5, 4) });
@@ -87,7 +87,7 @@ describe('credits (spec §1, §3, §4.3: charged on completion)', () => {
   it('§4.3: credits come back into reach once the holding job has ended', async () => {
     const app = makeApp();
     const c = client(app);
-    app.sandbox.store.forAccount(ACCOUNTS.free)!.account.credits.balance = 10;
+    app.sandbox.world.store.forAccount(ACCOUNTS.free)!.account.credits.balance = 10;
     await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 10, max_depth: 0 });
     expectError(
       await c.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/', max_pages: 1 }),
@@ -104,7 +104,7 @@ describe('credits (spec §1, §3, §4.3: charged on completion)', () => {
   it('§3: a failed job charges nothing and holds nothing once ended', async () => {
     const app = makeApp();
     const c = client(app);
-    app.sandbox.jobOutcomeRules.push(() => ({ outcome: 'failed' }));
+    app.sandbox.world.jobOutcomeRules.push(() => ({ outcome: 'failed' }));
     const job = await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 10 });
     for (const step of [1, 1, 100, 86_400]) {
       await advance(c, step);
@@ -117,7 +117,7 @@ describe('credits (spec §1, §3, §4.3: charged on completion)', () => {
   it('§3: a cancelled job charges nothing', async () => {
     const app = makeApp();
     const c = client(app);
-    app.sandbox.jobOutcomeRules.push(() => ({ outcome: 'cancelled', at_progress: 80 }));
+    app.sandbox.world.jobOutcomeRules.push(() => ({ outcome: 'cancelled', at_progress: 80 }));
     const job = await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 10 });
     await advance(c, 3600);
     expect(await pollJob(c, KEYS.free, job.id)).toMatchObject({ status: 'cancelled', progress: 80, credits_used: 0, result: null });

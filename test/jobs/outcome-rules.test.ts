@@ -11,7 +11,7 @@ const iso = (seconds: number) => isoTimestamp(T0 + seconds * 1000);
 describe('job outcome rules: the seam scenarios plug into', () => {
   it('§3: a rule that fails the job takes it queued -> processing -> failed with its error and error_code', async () => {
     const app = makeApp();
-    app.sandbox.jobOutcomeRules.push(() => ({
+    app.sandbox.world.jobOutcomeRules.push(() => ({
       outcome: 'failed',
       error: 'The site refused the connection.',
       error_code: 'site_unreachable',
@@ -38,7 +38,7 @@ describe('job outcome rules: the seam scenarios plug into', () => {
 
   it('§3: a failing rule without a message or code gets the documented default', async () => {
     const app = makeApp();
-    app.sandbox.jobOutcomeRules.push(() => ({ outcome: 'failed' }));
+    app.sandbox.world.jobOutcomeRules.push(() => ({ outcome: 'failed' }));
     const c = client(app);
     const job = await createCrawl(c, KEYS.free, { url: 'https://example.com/' });
     await advance(c, 3600);
@@ -47,7 +47,7 @@ describe('job outcome rules: the seam scenarios plug into', () => {
 
   it('§3: a job cancelled at progress 0 goes queued -> cancelled without starting: no started_at, no provider request', async () => {
     const app = makeApp();
-    app.sandbox.jobOutcomeRules.push(() => ({ outcome: 'cancelled', at_progress: 0 }));
+    app.sandbox.world.jobOutcomeRules.push(() => ({ outcome: 'cancelled', at_progress: 0 }));
     const c = client(app);
     const job = await createCrawl(c, KEYS.free, { url: 'https://example.com/' });
     await advance(c, 0.5);
@@ -67,7 +67,7 @@ describe('job outcome rules: the seam scenarios plug into', () => {
 
   it('§3: a slow rule stretches the whole timeline by its factor and still charges on completion', async () => {
     const app = makeApp();
-    app.sandbox.jobOutcomeRules.push(() => ({ slow_factor: 10 }));
+    app.sandbox.world.jobOutcomeRules.push(() => ({ slow_factor: 10 }));
     const c = client(app);
     const job = await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 4 });
     await advance(c, 9.999);
@@ -89,7 +89,7 @@ describe('job outcome rules: the seam scenarios plug into', () => {
     const app = makeApp();
     const c = client(app);
     const before = await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 2 });
-    app.sandbox.jobOutcomeRules.push(() => ({ outcome: 'failed' }));
+    app.sandbox.world.jobOutcomeRules.push(() => ({ outcome: 'failed' }));
     const after = await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 2 });
     await advance(c, 60);
     expect((await pollJob(c, KEYS.free, before.id)).status).toBe('completed');
@@ -99,7 +99,7 @@ describe('job outcome rules: the seam scenarios plug into', () => {
   it('gives rules the account, key, operation, job id and input (defaults filled), so they can scope themselves', async () => {
     const app = makeApp();
     const seen: JobOutcomeContext[] = [];
-    app.sandbox.jobOutcomeRules.push((context) => {
+    app.sandbox.world.jobOutcomeRules.push((context) => {
       seen.push(context);
       return context.accountId === ACCOUNTS.paid ? { outcome: 'failed', error_code: 'paid_only' } : undefined;
     });
@@ -136,7 +136,7 @@ describe('job outcome rules: the seam scenarios plug into', () => {
 
   it('contract §3.1: reset removes every rule', async () => {
     const app = makeApp();
-    app.sandbox.jobOutcomeRules.push(() => ({ outcome: 'failed' }));
+    app.sandbox.world.jobOutcomeRules.push(() => ({ outcome: 'failed' }));
     const c = client(app);
     await c.post('/__admin/reset');
     const job = await createCrawl(c, KEYS.free, { url: 'https://example.com/' });
@@ -146,7 +146,7 @@ describe('job outcome rules: the seam scenarios plug into', () => {
 
   it('§7.2: a broken rule answers 500 internal_error and stores no job', async () => {
     const app = makeApp();
-    app.sandbox.jobOutcomeRules.push(() => ({ slow_factor: -1 }));
+    app.sandbox.world.jobOutcomeRules.push(() => ({ slow_factor: -1 }));
     const c = client(app);
     const res = await c.post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/' });
     expectError(res, 'internal_error', { message: MESSAGES.internal });

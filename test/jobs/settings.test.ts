@@ -20,17 +20,17 @@ function fixtureWithJobs(jobs: unknown): string {
 describe('job durations and costs from the fixture', () => {
   it('uses the documented defaults when the fixture has no jobs section', () => {
     // JSON.stringify drops the undefined section: the file has no `jobs` at all.
-    expect(makeApp({ fixtures: fixtureWithJobs(undefined) }).sandbox.jobSettings).toEqual(DEFAULT_JOB_SETTINGS);
+    expect(makeApp({ fixtures: fixtureWithJobs(undefined) }).sandbox.world.jobSettings).toEqual(DEFAULT_JOB_SETTINGS);
     expect(DEFAULT_JOB_SETTINGS.crawl).toEqual({ queued_seconds: 1, seconds_per_page: 0.25, credits_per_page: 1 });
   });
 
   it('the default fixture spells out the defaults', () => {
-    expect(makeApp().sandbox.jobSettings).toEqual(DEFAULT_JOB_SETTINGS);
+    expect(makeApp().sandbox.world.jobSettings).toEqual(DEFAULT_JOB_SETTINGS);
   });
 
   it('§3: takes queued time, time per page and credits per page from the fixture, filling what it omits', async () => {
     const app = makeApp({ fixtures: fixtureWithJobs({ crawl: { queued_seconds: 30, credits_per_page: 5 } }) });
-    expect(app.sandbox.jobSettings.crawl).toEqual({ queued_seconds: 30, seconds_per_page: 0.25, credits_per_page: 5 });
+    expect(app.sandbox.world.jobSettings.crawl).toEqual({ queued_seconds: 30, seconds_per_page: 0.25, credits_per_page: 5 });
     const c = client(app);
     const job = await createCrawl(c, KEYS.free, { url: 'https://example.com/', max_pages: 4 });
     await advance(c, 29.9);

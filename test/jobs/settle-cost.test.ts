@@ -73,7 +73,7 @@ describe('settling a due job costs O(1), its pages are built only when it is rea
     const done = await pollJob(c, KEYS.paid, job.id);
     expect(done.result.pages).toHaveLength(done.result.pages_count);
 
-    const record = app.sandbox.store.forAccount(ACCOUNTS.paid)!.collection('jobs').get(job.id)!;
+    const record = app.sandbox.world.store.forAccount(ACCOUNTS.paid)!.collection('jobs').get(job.id)!;
     expect(record).not.toHaveProperty('result');
     expect(JSON.stringify(record)).not.toContain('markdown');
   });
@@ -141,7 +141,7 @@ describe('the admin state summarizes jobs instead of inlining their pages (READM
     const c = client(app);
     const queued = await createCrawl(c, KEYS.paid, { url: 'https://example.com/' });
     // Fails a tenth of the way through: 1 s queued + 10% of 2.5 s, ended well before the other.
-    app.sandbox.jobOutcomeRules.push(() => ({ outcome: 'failed', at_progress: 10 }));
+    app.sandbox.world.jobOutcomeRules.push(() => ({ outcome: 'failed', at_progress: 10 }));
     const failed = await createCrawl(c, KEYS.paid, { url: 'https://example.com/' });
     await advance(c, 1.5);
     const { jobs } = await accountState(c, ACCOUNTS.paid);

@@ -255,7 +255,7 @@ describe('deprecation in the document (spec §9.2)', () => {
 
     // A scenario (or anything else) changing the registry at run time shows in the next document.
     const boot = app.openapi.current();
-    app.sandbox.deprecations.set({
+    app.sandbox.world.deprecations.set({
       operationId: other!.operationId,
       deprecatedAt: Date.parse(deprecatedAt),
       sunset: Date.parse('2026-12-01T00:00:00Z'),
@@ -263,7 +263,7 @@ describe('deprecation in the document (spec §9.2)', () => {
     });
     expect(await flagged(other!)).toBe(true);
     expect(app.openapi.current()).not.toBe(boot);
-    app.sandbox.deprecations.delete(target!.operationId);
+    app.sandbox.world.deprecations.delete(target!.operationId);
     expect(await flagged(target!)).toBe(false);
 
     await api.post('/__admin/reset');

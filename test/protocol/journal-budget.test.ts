@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JOURNAL_PAGE_BYTES, RequestJournal } from '../../src/protocol/request-journal.js';
-import { ConfigError } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { parseCliSettings } from '../../src/config/settings.js';
 import { bearer, client, KEYS, makeApp } from '../support/harness.js';
 import { journalOutcome } from '../support/protocol.js';

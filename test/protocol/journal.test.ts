@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/errors/messages.js';
 import { RequestJournal } from '../../src/protocol/request-journal.js';
-import { ConfigError } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { parseCliSettings } from '../../src/config/settings.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
 import { journalOutcome, mockServers } from '../support/protocol.js';
@@ -29,7 +29,7 @@ describe('GET /__admin/requests (contract §3.4)', () => {
   it('contract §3.4: records a /v1 request with every field, the body as sent and the virtual time', async () => {
     const app = makeApp();
     const c = client(app);
-    app.sandbox.clock.advance(1.5);
+    app.sandbox.world.clock.advance(1.5);
     // `max_pages` and `max_depth` are filled in by validation; the journal keeps what the client sent.
     const sent = { url: 'https://example.com/' };
     const created = await c.post('/v1/web/crawl?').set(bearer(KEYS.free)).send(sent);

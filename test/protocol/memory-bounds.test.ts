@@ -109,7 +109,7 @@ describe('scenario activations are indexed by scope and collected when exhausted
   });
 
   it("a request looks only at the activations that can match it, not at other accounts', keys' or operations'", () => {
-    const engine = makeApp().sandbox.scenarios;
+    const engine = makeApp().sandbox.world.scenarios;
     for (let i = 0; i < 2_000; i++) {
       engine.activate({ name: 'server-error', account_id: ACCOUNTS.paid });
       engine.activate({ name: 'server-error', api_key_id: 'key_paid_default' });
@@ -124,7 +124,7 @@ describe('scenario activations are indexed by scope and collected when exhausted
   });
 
   it('the newest activation in scope still acts first, whichever scope it was narrowed by', () => {
-    const engine = makeApp().sandbox.scenarios;
+    const engine = makeApp().sandbox.world.scenarios;
     const global = engine.activate({ name: 'slow-responses', params: { delay_ms: 0 } });
     engine.activate({ name: 'server-error', account_id: ACCOUNTS.free });
     engine.activate({ name: 'rate-limited', api_key_id: 'key_free_default' });
@@ -140,7 +140,7 @@ describe('scenario activations are indexed by scope and collected when exhausted
   });
 
   it('exhausted activations are gone: from the list, and from what later requests look at', () => {
-    const engine = makeApp().sandbox.scenarios;
+    const engine = makeApp().sandbox.world.scenarios;
     for (let i = 0; i < 1_000; i++) engine.activate({ name: 'server-error', account_id: ACCOUNTS.free, times: 1 });
     for (let i = 0; i < 1_000; i++) expect(engine.forRequest(freeRequest).plan(true).answer).toBeDefined();
     expect(engine.list()).toEqual([]);

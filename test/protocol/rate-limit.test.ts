@@ -7,7 +7,8 @@ import type { SandboxContext } from '../../src/http/context.js';
 import { clientIp } from '../../src/http/identify-caller.js';
 import { RATE_LIMIT_POLICY_NAME, rateLimitItem } from '../../src/protocol/rate-limit.js';
 import { RateLimiter } from '../../src/protocol/rate-limiter.js';
-import { ConfigError, parseRateLimit, SPEC_RATE_LIMIT } from '../../src/config/options.js';
+import { parseRateLimit, SPEC_RATE_LIMIT } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { getStatus } from '../../src/resources/status/operations.js';
 import { parseCliSettings } from '../../src/config/settings.js';
 import { compileSchema } from '../../src/operations/validation.js';
@@ -56,10 +57,10 @@ describe('rate-limit headers (spec §8)', () => {
     const app = makeApp();
     const api = client(app);
     await api.get('/v1/status').set(bearer(KEYS.free));
-    app.sandbox.clock.advance(15);
+    app.sandbox.world.clock.advance(15);
     const later = readRateLimit(await api.get('/v1/status').set(bearer(KEYS.free)));
     expect(later).toMatchObject({ remaining: 598, resetIn: 45, legacyReset: unixSecondsOf(WINDOW_END) });
-    app.sandbox.clock.advance(44.5);
+    app.sandbox.world.clock.advance(44.5);
     // Half a second before the reset: t is never 0 (it is whole seconds to wait, rounded up).
     expect(readRateLimit(await api.get('/v1/status').set(bearer(KEYS.free)))).toMatchObject({ remaining: 597, resetIn: 1 });
   });
@@ -131,7 +132,7 @@ describe('over the limit (spec §8)', () => {
   it('§8: the request over the quota is 429 rate_limit_exceeded with Retry-After, r=0 and plan_tier; it is not counted', async () => {
     const app = makeApp({ rateLimit: 'free=3,paid=5' });
     const api = client(app);
-    app.sandbox.clock.advance(20);
+    app.sandbox.world.clock.advance(20);
     for (let i = 0; i < 3; i++) expect((await api.get('/v1/status').set(bearer(KEYS.free))).status).toBe(200);
     const refused = await api.get('/v1/status').set(bearer(KEYS.free));
     expectError(refused, 'rate_limit_exceeded', { message: MESSAGES.rateLimited, extra: { plan_tier: 'free' } });
@@ -139,7 +140,7 @@ describe('over the limit (spec §8)', () => {
     expect(readRateLimit(refused)).toMatchObject({ quota: 3, remaining: 0, resetIn: 40 });
     const again = await api.get('/v1/status').set(bearer(KEYS.free));
     expect(again.status).toBe(429);
-    expect(app.sandbox.rateLimiter.peek('key:key_free_default', 'free', app.sandbox.clock.now()).remaining).toBe(0);
+    expect(app.sandbox.world.rateLimiter.peek('key:key_free_default', 'free', app.sandbox.world.clock.now()).remaining).toBe(0);
   });
 
   it('§8: the window resets after advancing the clock 60 s (through the admin API)', async () => {
@@ -283,7 +284,7 @@ describe('who is counted where (spec §5.5, §8)', () => {
     const app = makeApp();
     const api = client(app);
     for (let i = 0; i < 4; i++) await api.get('/v1/auth/keys').set(bearer(KEYS.free));
-    app.sandbox.clock.advance(12);
+    app.sandbox.world.clock.advance(12);
     const res = await api.get('/v1/status').set(bearer(KEYS.free));
     expect(validStatus(res.body), JSON.stringify(validStatus.errors)).toBe(true);
     expect(res.body.limits.rate_limit).toEqual({ tier: 'free', limit: 600, window_seconds: 60, remaining: 595, resets_at: WINDOW_END });

@@ -42,7 +42,7 @@ const naive = <T extends { id: string }>(collection: Collection<T>, keep: (recor
 
 /** Seeded changes to the account's messages and experiences, made straight in the store. */
 function churn(app: MockApp, seed: number): void {
-  const store = app.sandbox.store.forAccount(ACCOUNTS.free)!;
+  const store = app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
   const messages = store.write('messages');
   const experiences = store.write('experiences');
   const inboxIds = store
@@ -101,7 +101,7 @@ function churn(app: MockApp, seed: number): void {
 describe('indexed list filters through the API page as the naive filter', () => {
   it('every type filter pages exactly as the naive filter, after seeded inserts, updates and deletes', async () => {
     const app = makeApp();
-    const experiences = app.sandbox.store.forAccount(ACCOUNTS.free)!.write('experiences');
+    const experiences = app.sandbox.world.store.forAccount(ACCOUNTS.free)!.write('experiences');
     // The first filtered list builds the index from the seeded records; the churn then maintains it.
     await walk(app, '/v1/experiences', '&type=course', listExperiences);
     churn(app, 16);
@@ -114,7 +114,7 @@ describe('indexed list filters through the API page as the naive filter', () => 
 
   it('every label and direction combination of every inbox pages exactly as the naive filter, after seeded inserts, updates and deletes', async () => {
     const app = makeApp();
-    const store = app.sandbox.store.forAccount(ACCOUNTS.free)!;
+    const store = app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
     const messages = store.write('messages');
     const inboxIds = store
       .collection('inboxes')
@@ -143,7 +143,7 @@ describe('indexed list filters through the API page as the naive filter', () => 
 
   it('a cursor from another inbox is still refused, a cursor that does not match the filter still works', async () => {
     const app = makeApp();
-    const store = app.sandbox.store.forAccount(ACCOUNTS.free)!;
+    const store = app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
     const messages = store.write('messages');
     const [first, second] = store.collection('inboxes').values();
     const other = messages.find((m) => m.inbox_id === second!.id)!;

@@ -18,7 +18,7 @@ import { createCrawl } from '../support/jobs.js';
 import { expectSuccess, newTenant, stateOf } from '../support/resources.js';
 
 function storeOf(app: MockApp, accountId: string): AccountStore {
-  const store = app.sandbox.store.forAccount(accountId);
+  const store = app.sandbox.world.store.forAccount(accountId);
   if (!store) throw new Error(`no account ${accountId}`);
   return store;
 }

@@ -408,7 +408,7 @@ describe('contract §4.1: DELETE /__admin/accounts/{id}', () => {
     expect((await client(app).get('/__admin/scenarios')).body.active).toEqual([]);
     expect((await client(app).get(`/__admin/requests?account_id=${tenant.id}`)).body.data).toEqual([]);
     expect((await client(app).get(`/__admin/requests?account_id=${other.id}`)).body.data).toHaveLength(1);
-    expect(app.sandbox.idempotency.size).toBe(0);
+    expect(app.sandbox.world.idempotency.size).toBe(0);
     expect(app.sandbox.world.tenants.has(tenant.id)).toBe(false);
     expect((await client(app).get('/__admin/accounts')).body.data.map((a: { id: string }) => a.id)).not.toContain(tenant.id);
     expect((await stateOf(app, other.id)).account.id).toBe(other.id);

@@ -1,6 +1,6 @@
 /** Contract §3.5 and §1: the scenario admin API, boot scenarios, reset, and the typed admin client. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { parseCliSettings } from '../../src/config/settings.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
 import { runCli, startCli, type RunningCli } from '../support/cli.js';

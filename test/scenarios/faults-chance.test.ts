@@ -3,7 +3,7 @@
  * seed and the same requests give the same choices, `times` counts only the requests acted on.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { ACCOUNTS, bearer, client, KEYS, makeApp } from '../support/harness.js';
 import { activate, activeScenarios, journal } from '../support/scenarios.js';
 

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { PACKAGE_ROOT } from '../../src/package-dirs.js';
 import { ScenarioDefinition, ScenarioFileError } from '../../src/scenarios/definition.js';
 import { createApp } from '../../src/app.js';
@@ -233,7 +233,7 @@ describe('invalid scenario files are refused at load (contract §3.5)', () => {
 
   it('README: other files of the directory (a README) are not scenarios', () => {
     const c = withFiles({ 'README.md': '# mine', 'quiet.json': one({ effect: { delay_ms: 0 } }) });
-    expect(c.sandbox.scenarios.available().map((s) => s.name)).toContain('quiet');
+    expect(c.sandbox.world.scenarios.available().map((s) => s.name)).toContain('quiet');
   });
 });
 

@@ -152,7 +152,7 @@ describe('Prefer: scenario=<name> (contract §3.5)', () => {
 describe('the request scenarios object (engine)', () => {
   it('contract §3.5: two requests matched while one use was left: the job created first takes it, the other completes normally', () => {
     const app = makeApp();
-    const engine = app.sandbox.scenarios;
+    const engine = app.sandbox.world.scenarios;
     engine.activate({ name: 'crawl-fails', times: 1 });
     const facts = { operation: crawlSite, accountId: ACCOUNTS.free, apiKeyId: 'key_free_default' };
     const first = engine.forRequest(facts);
@@ -165,7 +165,7 @@ describe('the request scenarios object (engine)', () => {
 
   it('contract §3.5: a request counted for an activation keeps it for its job even when that use ended the activation', () => {
     const app = makeApp();
-    const engine = app.sandbox.scenarios;
+    const engine = app.sandbox.world.scenarios;
     engine.activate({ name: 'slow-responses', times: 1, params: { delay_ms: 0 } });
     engine.activate({ name: 'server-error', operation_id: 'getStatus' });
     const request = engine.forRequest({ operation: getStatus, accountId: ACCOUNTS.free, apiKeyId: 'key_free_default' });

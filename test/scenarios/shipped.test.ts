@@ -298,7 +298,7 @@ describe('deprecated-operations (contract §3.5; spec §9)', () => {
   it('§9: the operation is flagged deprecated for the API description while the scenario covers every caller of it', async () => {
     const app = makeApp();
     const c = client(app);
-    const isDeprecated = (id: string) => app.sandbox.deprecations.isDeprecated(id);
+    const isDeprecated = (id: string) => app.sandbox.world.deprecations.isDeprecated(id);
     const scoped = await activate(c, { name: 'deprecated-operations', operation_id: 'listApiKeys' });
     expect([isDeprecated('listApiKeys'), isDeprecated('getStatus')]).toEqual([true, false]);
     await c.delete(`/__admin/scenarios/${scoped.id}`);

@@ -30,7 +30,7 @@ const SEEDED: readonly CollectionName[] = [
 ];
 
 function storeOf(app: MockApp, accountId: string): AccountStore {
-  const store = app.sandbox.store.forAccount(accountId);
+  const store = app.sandbox.world.store.forAccount(accountId);
   if (!store) throw new Error(`no account ${accountId}`);
   return store;
 }

@@ -8,8 +8,8 @@ import { bearer, client, FROZEN_AT, KEYS, makeApp } from '../support/harness.js'
 describe('spec §1: multi-tenant, prefixed ids', () => {
   it('gives handlers only the caller account: another account cannot be reached through the scoped store', () => {
     const app = makeApp();
-    const free = app.sandbox.store.forAccount('acct_free_default')!;
-    const paid = app.sandbox.store.forAccount('acct_paid_default')!;
+    const free = app.sandbox.world.store.forAccount('acct_free_default')!;
+    const paid = app.sandbox.world.store.forAccount('acct_paid_default')!;
     expect(free.collection('api_keys').has('key_paid_default')).toBe(false);
     expect(paid.collection('api_keys').has('key_free_default')).toBe(false);
     expect(free.collection('customers')).not.toBe(paid.collection('customers'));
@@ -17,7 +17,7 @@ describe('spec §1: multi-tenant, prefixed ids', () => {
 
   it('generates prefixed ids from the seed', () => {
     const app = makeApp();
-    const customers = app.sandbox.store.forAccount('acct_free_default')!.collection('customers').values();
+    const customers = app.sandbox.world.store.forAccount('acct_free_default')!.collection('customers').values();
     expect(customers.length).toBe(8);
     for (const c of customers) expect(c.id).toMatch(/^cus_[A-Za-z0-9]{24}$/);
   });
@@ -45,8 +45,8 @@ describe('determinism: same seed + same requests = same bytes', () => {
   });
 
   it('fills the fixture accounts identically on every boot', () => {
-    const one = makeApp().sandbox.store.forAccount('acct_paid_default')!.snapshot();
-    const two = makeApp().sandbox.store.forAccount('acct_paid_default')!.snapshot();
+    const one = makeApp().sandbox.world.store.forAccount('acct_paid_default')!.snapshot();
+    const two = makeApp().sandbox.world.store.forAccount('acct_paid_default')!.snapshot();
     expect(one).toEqual(two);
   });
 });

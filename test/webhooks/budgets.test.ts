@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseCliSettings } from '../../src/config/settings.js';
-import { ConfigError } from '../../src/config/options.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { ACCOUNTS, KEYS, bearer, sandbox, useReceivers } from './support.js';
 
 const receiver = useReceivers();

@@ -24,7 +24,7 @@ export const getJob = defineOperation<undefined, Record<string, never>, { id: st
     if (!job) throw resourceMissing('job', params.id, 'id');
     // Brings this job to the clock; charges its credits, exactly once, if it has just been seen completed.
     sandbox.settleJob(store, job);
-    return { body: jobView(job, sandbox.options.seed) };
+    return { body: jobView(job, sandbox.seed) };
   },
 });
 

@@ -42,12 +42,12 @@ export const crawlSite = defineOperation<CrawlInput>({
       ...CRAWL_JOB,
       operationId: 'crawlSite',
       input,
-      units: crawlPageCount(sandbox.options.seed, input),
+      units: crawlPageCount(sandbox.seed, input),
       creditsHold: hold,
       scenarios,
     });
     events.watchJob(job);
-    return { body: jobView(job, sandbox.options.seed) };
+    return { body: jobView(job, sandbox.seed) };
   },
 });
 

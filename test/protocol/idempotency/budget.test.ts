@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../src/errors/messages.js';
-import { ConfigError } from '../../../src/config/options.js';
+import { ConfigError } from '../../../src/errors/config-error.js';
 import { parseCliSettings } from '../../../src/config/settings.js';
 import { IDEMPOTENCY_TTL_MS, IdempotencyStore } from '../../../src/protocol/idempotency-store.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../../support/harness.js';
@@ -49,7 +49,7 @@ describe('spec §8: the answers remembered per account stay within idempotencyBu
     for (let i = 0; i < 30; i++) {
       const res = await patch(api, `k${i}`, 20_000);
       expect(res.status).toBe(200);
-      expect(app.sandbox.idempotency.bytesOf(ACCOUNTS.free)).toBeLessThanOrEqual(64 * KIB);
+      expect(app.sandbox.world.idempotency.bytesOf(ACCOUNTS.free)).toBeLessThanOrEqual(64 * KIB);
     }
     const newest = await patch(api, 'k29', 20_000);
     expect([newest.status, newest.headers['idempotent-replayed']]).toEqual([200, 'true']);
@@ -99,7 +99,7 @@ describe('spec §8: the answers remembered per account stay within idempotencyBu
     const api = client(app);
     const res = await patch(api, 'big', 200_000);
     expect(res.status).toBe(200);
-    const bytes = app.sandbox.idempotency.bytesOf(ACCOUNTS.free);
+    const bytes = app.sandbox.world.idempotency.bytesOf(ACCOUNTS.free);
     expect(bytes).toBeGreaterThanOrEqual(Buffer.byteLength(res.text));
     expect(bytes).toBeLessThan(Buffer.byteLength(res.text) + 2 * KIB);
   });
@@ -120,11 +120,11 @@ describe('spec §8: expired answers are let go without waiting for their account
     const app = makeApp({ journalSize: 0 });
     const api = client(app);
     for (let i = 0; i < 5; i++) expect((await patch(api, `k${i}`, 20_000)).status).toBe(200);
-    expect(app.sandbox.idempotency.bytesOf(ACCOUNTS.free)).toBeGreaterThan(100_000);
+    expect(app.sandbox.world.idempotency.bytesOf(ACCOUNTS.free)).toBeGreaterThan(100_000);
     expect((await api.post('/__admin/clock/advance').send({ seconds: 25 * 3600 })).status).toBe(200);
     const other = await api.post('/v1/auth/keys').set(bearer(KEYS.paid)).set('Idempotency-Key', 'p1').send({ name: 'x' });
     expect(other.status).toBe(201);
-    expect(app.sandbox.idempotency.bytesOf(ACCOUNTS.free)).toBe(0);
+    expect(app.sandbox.world.idempotency.bytesOf(ACCOUNTS.free)).toBe(0);
   });
 });
 
@@ -143,7 +143,7 @@ describe('spec §8: every account together stays within idempotencyTotalBudget',
     for (const { token, inbox } of tenants) {
       for (let k = 0; k < 3; k++) {
         expect((await patch(api, `k${k}`, 10_000, token, inbox)).status).toBe(200);
-        expect(app.sandbox.idempotency.bytes).toBeLessThanOrEqual(256 * KIB);
+        expect(app.sandbox.world.idempotency.bytes).toBeLessThanOrEqual(256 * KIB);
       }
     }
     const last = tenants.at(-1)!;
@@ -177,7 +177,7 @@ describe('contract §1: the idempotency budgets are settings', () => {
   });
 
   it('contract §1: the defaults are 8 MiB per account and 64 MiB for the sandbox', () => {
-    const store = makeApp().sandbox.idempotency;
+    const store = makeApp().sandbox.world.idempotency;
     expect([store.budget, store.totalBudget]).toEqual([8 * MIB, 64 * MIB]);
   });
 });

@@ -122,7 +122,7 @@ describe('Idempotency-Key on a real write (spec §4, §7.3, §8)', () => {
     const again = await createKey(api, 'before-reset');
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBeUndefined();
-    expect(app.sandbox.idempotency.size).toBe(1);
+    expect(app.sandbox.world.idempotency.size).toBe(1);
   });
 
   it('§8: reads ignore the header, whatever its length', async () => {
@@ -173,7 +173,7 @@ describe('Idempotency-Key on a real write (spec §4, §7.3, §8)', () => {
  */
 async function overlapping(widgets: ReturnType<typeof makeWidgetApp>, send: () => Promise<TestResponse>) {
   const { app, controls } = widgets;
-  const begin = vi.spyOn(app.sandbox.idempotency, 'begin');
+  const begin = vi.spyOn(app.sandbox.world.idempotency, 'begin');
   const gate = deferred();
   controls.gate = gate.promise;
   const first = send();
