@@ -242,7 +242,7 @@ describe('the shipped scenarios', () => {
     const files = readdirSync(path.join(PACKAGE_ROOT, 'scenarios')).filter((f) => f.endsWith('.json'));
     // Every file is in the catalog and every catalog entry has its file (the names are pinned as the contract's in admin.test.ts).
     const shipped = makeApp()
-      .sandbox.scenarios.available()
+      .sandbox.world.scenarios.available()
       .map((s) => `${s.name}.json`);
     expect([...files].sort()).toEqual([...shipped].sort());
     for (const file of files) {
