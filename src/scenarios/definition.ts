@@ -21,7 +21,8 @@ import type { JobOutcomeDecision } from '../jobs/outcome.js';
 import { compileQuerySchema, compileSchema, describeSchemaError } from '../operations/validation.js';
 import type { JsonSchema } from '../operations/types.js';
 import { FAULT_SHAPE, resolveFault, type FaultEffect } from './fault-effect.js';
-import { WEBHOOK_SHAPE, type WebhookTwist } from './webhook-effect.js';
+import type { WebhookTwist } from '../webhooks/twists.js';
+import { WEBHOOK_SHAPE } from './webhook-effect.js';
 import { check, type Problem, type Shape } from './shape.js';
 
 /** The longest `delay_ms` an effect may ask for: long enough for any client timeout test, short enough for a test run. */

@@ -19,17 +19,13 @@
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_DELIVERY_LOG_BUDGET, DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET, DEFAULT_WEBHOOK_RESPONSE_LIMIT } from '../config/options.js';
-import type { EventType } from '../operations/event-types.js';
+import type { EventType, SampleContext } from '../operations/event-types.js';
 import { IdGenerator } from '../random.js';
-import type { EventCause, WebhookTwistUse } from '../scenarios/engine.js';
-import type { WebhookTwist } from '../scenarios/webhook-effect.js';
 import type { JobRecord } from '../store/records.js';
 import { OrderedIndex } from '../store/ordered-index.js';
 import type { AccountStore } from '../store/store.js';
-import { jobViewInSteps } from '../resources/jobs/schemas.js';
 import { deliveryView, listPage } from './delivery-listing.js';
 import { DeliveryLog, loggedPayload, type LoggedPayload } from './delivery-log.js';
-import { eventTypeInfo, jobEventType } from './event-catalog.js';
 import {
   acceptsType,
   type DeliveryAttempt,
@@ -45,6 +41,13 @@ import { endpointSecret, signatureHeaders, wrongSecret } from './signing.js';
 import { Connections, sendAttempt } from './transport.js';
 import { DueAccounts } from './due-accounts.js';
 import { SLICE_BUDGET_MS, WorkSlices } from './work-slices.js';
+import { firstClaimed, NO_ORIGIN, type EventCause, type TwistQuery } from './twists.js';
+
+/** A watched job's event once it has ended (src/resources/jobs/webhook-events.ts): its type, and its object built in steps. */
+export interface EndedJobEvent {
+  type: EventType;
+  object(): Generator<void, unknown, void>;
+}
 
 export interface WebhookHubDeps {
   seed: string;
@@ -55,8 +58,12 @@ export interface WebhookHubDeps {
   account(accountId: string): AccountStore | undefined;
   /** Brings the job up to the account's clock (its credits charged once), as a read of it would. */
   settleJob(account: AccountStore, job: JobRecord): void;
-  /** Asks the active scenarios for `twist` on this account's webhooks (ScenarioEngine.webhookTwist). */
-  twist(accountId: string, twist: WebhookTwist, use: WebhookTwistUse, every?: boolean): void;
+  /** The twists the active scenarios offer for the account's webhooks, newest first (src/webhooks/twists.ts). */
+  twists: TwistQuery;
+  /** The `data.object` of a triggered event of `type` (the resources' event declarations). */
+  sample(type: EventType, context: SampleContext): unknown;
+  /** The event of a settled job, if it has ended (the jobs resource's declaration). */
+  jobEvent(job: JobRecord): EndedJobEvent | undefined;
   /** Real ms an attempt may take (contract: 10 s); tests shorten it. */
   attemptTimeoutMs?: number;
   /** Deliveries kept per account; the oldest go first (a pending one is then never sent). */
@@ -72,14 +79,6 @@ export interface WebhookHubDeps {
 
 /** Deliveries kept per account by default: as many as a test could want to read, bounded under a frozen clock. */
 export const DEFAULT_DELIVERY_LOG_SIZE = 1000;
-
-/**
- * The cause of an event nobody's request made (`POST /__admin/events`). Otherwise an event's cause
- * is the key and operation of its request (a job's events: the request that created the job); a
- * webhook scenario narrowed to a key or an operation, or whose rules `match` operations, acts on
- * the events they caused, as other scenarios act on their requests.
- */
-export const NO_ORIGIN: EventCause = Object.freeze({ apiKeyId: null, operationId: null });
 
 interface Delivery {
   readonly id: string;
@@ -268,7 +267,7 @@ export class WebhookHub {
   /** `POST /__admin/events`: an event of `type` about a record of the account (or a sample), sent like any other. */
   trigger(account: AccountStore, type: EventType): WebhookEvent {
     const now = this.deps.clockOf(account.id).now();
-    const object = eventTypeInfo(type).sample({ account, ids: this.ids, seed: this.deps.seed, now });
+    const object = this.deps.sample(type, { account, ids: this.ids, seed: this.deps.seed, now });
     const state = this.stateOf(account.id);
     const event = this.raise(state, type, object, now, NO_ORIGIN, ++this.stamp, true);
     this.kick(state);
@@ -300,11 +299,8 @@ export class WebhookHub {
     };
     if (endpoints.length === 0) return event;
     const payload = loggedPayload(JSON.stringify(event));
-    const takesThis = (takes: (origin: EventCause) => boolean) => takes(origin);
-    let copies = 1;
-    this.deps.twist(state.id, 'duplicate', { wouldAct: takesThis, act: () => (copies = 2) });
-    let badlySigned = false;
-    this.deps.twist(state.id, 'wrong_secret', { wouldAct: takesThis, act: () => (badlySigned = true) });
+    const copies = firstClaimed(this.deps.twists(state.id, 'duplicate'), origin) ? 2 : 1;
+    const badlySigned = firstClaimed(this.deps.twists(state.id, 'wrong_secret'), origin);
     for (const endpoint of endpoints) {
       for (let copy = 0; copy < copies; copy++) this.addDelivery(state, endpoint, event, payload, at, badlySigned, origin, stamp);
     }
@@ -358,12 +354,12 @@ export class WebhookHub {
     const account = this.deps.account(state.id);
     if (!account || account.collection('jobs').get(job.id) !== job) return;
     this.deps.settleJob(account, job);
-    const type = jobEventType(job.status);
-    if (!type || !this.takes(state, type)) return;
-    const view = yield* jobViewInSteps(job, this.deps.seed);
+    const ended = this.deps.jobEvent(job);
+    if (!ended || !this.takes(state, ended.type)) return;
+    const view = yield* ended.object();
     const origin = state.jobOrigins.get(job) ?? NO_ORIGIN;
     const stamp = state.jobStamps.get(job) ?? NO_STAMP;
-    this.raise(state, type, view, job.timeline.ends_at_ms, origin, stamp);
+    this.raise(state, ended.type, view, job.timeline.ends_at_ms, origin, stamp);
   }
 
   private takes(state: AccountWebhooks, type: EventType): boolean {
@@ -506,18 +502,14 @@ export class WebhookHub {
   private newestFirst(state: AccountWebhooks, due: Delivery[]): Delivery[] {
     const result = [...due];
     const taken = new Set<Delivery>();
-    const open = (takes: (origin: EventCause) => boolean) => due.filter((delivery) => !taken.has(delivery) && takes(delivery.origin));
-    const use: WebhookTwistUse = {
-      wouldAct: (takes) => open(takes).length > 1,
-      act: (takes) => {
-        const mine = open(takes);
-        const places = mine.map((delivery) => due.indexOf(delivery));
-        const newestFirst = [...mine].sort((a, b) => b.seq - a.seq);
-        places.forEach((place, i) => (result[place] = newestFirst[i]!));
-        for (const delivery of mine) taken.add(delivery);
-      },
-    };
-    this.deps.twist(state.id, 'newest_first', use, true);
+    for (const offer of this.deps.twists(state.id, 'newest_first')) {
+      const mine = due.filter((delivery) => !taken.has(delivery) && offer.takes(delivery.origin));
+      if (mine.length < 2 || !offer.claim()) continue;
+      const places = mine.map((delivery) => due.indexOf(delivery));
+      const newestFirst = [...mine].sort((a, b) => b.seq - a.seq);
+      places.forEach((place, i) => (result[place] = newestFirst[i]!));
+      for (const delivery of mine) taken.add(delivery);
+    }
     return result;
   }
 
