@@ -41,3 +41,25 @@ export function firstClaimed(offers: readonly TwistOffer[], origin: EventCause):
   for (const offer of offers) if (offer.takes(origin) && offer.claim()) return true;
   return false;
 }
+
+/**
+ * `webhooks-out-of-order`: each activation sends the deliveries due together that it takes (all of
+ * them, unless its scope or its rules narrow it) newest first, in the places they held; the others
+ * keep theirs. An activation acts only where it takes two or more not taken by a newer one.
+ */
+export function newestFirst<D extends { readonly seq: number; readonly origin: EventCause }>(
+  due: readonly D[],
+  offers: readonly TwistOffer[],
+): D[] {
+  const result = [...due];
+  const taken = new Set<D>();
+  for (const offer of offers) {
+    const mine = due.filter((delivery) => !taken.has(delivery) && offer.takes(delivery.origin));
+    if (mine.length < 2 || !offer.claim()) continue;
+    const places = mine.map((delivery) => due.indexOf(delivery));
+    const newest = [...mine].sort((a, b) => b.seq - a.seq);
+    places.forEach((place, i) => (result[place] = newest[i]!));
+    for (const delivery of mine) taken.add(delivery);
+  }
+  return result;
+}
