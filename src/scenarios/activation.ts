@@ -6,7 +6,8 @@
 import type { FieldErrors } from '../errors/api-error.js';
 import type { OperationDef } from '../operations/types.js';
 import type { Prng } from '../random.js';
-import type { ResolvedRule, ScenarioDefinition } from './definition.js';
+import type { ScenarioDefinition } from './definition.js';
+import type { ResolvedRule } from './effect.js';
 
 export interface ActivationInput {
   name: string;

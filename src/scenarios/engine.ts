@@ -29,7 +29,9 @@ import {
   type RequestFacts,
 } from './activation.js';
 import type { ScenarioCatalog } from './catalog.js';
-import { ScenarioParamsError, type ResolvedRule, type ScenarioDefinition } from './definition.js';
+import type { ScenarioDefinition } from './definition.js';
+import type { ResolvedRule } from './effect.js';
+import { ScenarioParamsError } from './params.js';
 import { RequestScenarios, type ActivationCounter, type Candidate } from './request-plan.js';
 import { ScopeIndex } from './scope-index.js';
 import { webhookOffers } from './webhook-offers.js';

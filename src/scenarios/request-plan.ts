@@ -8,7 +8,7 @@
 import type { JobOutcomeDecision } from '../jobs/outcome.js';
 import { formatWord } from '../protocol/prefer.js';
 import type { Activation } from './activation.js';
-import type { ErrorEffect, ResolvedEffect, ResolvedRule } from './definition.js';
+import type { ErrorEffect, ResolvedEffect, ResolvedRule } from './effect.js';
 import type { FaultEffect } from './fault-effect.js';
 
 /** What the scenarios do to one request before it reaches the operation. */
