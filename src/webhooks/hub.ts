@@ -11,6 +11,9 @@
  * job's. Each account drains its own queue, one attempt at a time, in due order; the work itself (job
  * ends, attempts started) runs in slices that yield to the event loop (src/webhooks/work-slices.ts),
  * so no amount of it delays another tenant's request for long.
+ *
+ * Whole at ~380 lines on purpose: raising an event and draining the account's work share the queue,
+ * the log, the id stream and the stamp that orders causes; split, each half would reach into the other's state.
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_DELIVERY_LOG_BUDGET, DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET, DEFAULT_WEBHOOK_RESPONSE_LIMIT } from '../config/options.js';
