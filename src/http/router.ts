@@ -8,7 +8,7 @@ import compose from 'koa-compose';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxMiddleware, SandboxState } from './context.js';
-import type { JobScenarioSource } from '../jobs/outcome.js';
+import { jobFactory } from '../jobs/create.js';
 import { requestTime } from './identify-caller.js';
 import { RequestEvents } from './publish-events.js';
 import { reply } from './reply.js';
@@ -56,9 +56,6 @@ export function validateRequest(op: OperationDef): SandboxMiddleware {
   };
 }
 
-/** For pipelines without the scenarios middleware (tests of single middlewares). */
-const NO_SCENARIOS: JobScenarioSource = { jobDecision: () => undefined };
-
 /** Runs the handler on the validated input and writes its result: the end of every operation's chain. */
 export function dispatch(op: OperationDef): SandboxMiddleware {
   const serialize = successSerializer(op);
@@ -74,17 +71,19 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
     const { store, apiKey, input } = ctx.state;
     if (!store || !apiKey) throw new Error('dispatch must run after authenticate');
     if (!input) throw new Error('dispatch must run after validateRequest');
-    const scenarios = ctx.state.scenarios ?? NO_SCENARIOS;
+    const scenarios = ctx.state.scenarios;
     const { params, query, body } = input;
+    const sandbox = requestTime(ctx).services;
     const result = op.handler({
       params,
       query,
       body,
       store,
       apiKey,
-      sandbox: requestTime(ctx).services,
+      sandbox,
       path: ctx.path,
-      scenarios,
+      // The request's scenarios decide its jobs first (none without the scenarios middleware).
+      jobs: jobFactory(sandbox, scenarios && (() => scenarios.jobDecision())),
       events: new RequestEvents(ctx),
     });
     if (result instanceof Promise) return result.then((settled) => write(ctx, settled));

@@ -9,7 +9,7 @@
  * - a deprecation is announced (its headers), over the registry's;
  * - an answer (an error, an expired key) is thrown before authentication and before `idempotency`,
  *   so the operation never runs and its 500 or 429 is never remembered under an Idempotency-Key;
- * - a job effect waits for the handler: `scenarios` reaches `createJob` through the handler input;
+ * - a job effect waits for the handler: `dispatch` binds the request's job factory to these scenarios;
  * - a transport fault (contract §4.2) is handed to `sendReply` on `ctx.state.fault`: `before`, the
  *   operation never runs; `after`, it runs (idempotency and the journal keep its answer) and only
  *   the writing is replaced.

@@ -1,13 +1,15 @@
 /**
- * Creating a job: id, outcome (asked of the sandbox's rules), timeline and the stored record in
- * state `queued`. Resource modules call this after validating their input and checking credits.
+ * Creating a job: id, outcome (asked of the rules), timeline and the stored record in state
+ * `queued`. Resource handlers create jobs through their request's `jobs` factory (bound per request
+ * in src/http/router.ts `dispatch`), after validating their input and checking credits: the factory
+ * puts the request's own rule (its scenarios' job effects) before the world's.
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import { Prng } from '../random.js';
 import type { IdGenerator } from '../random.js';
 import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
-import { decideJobOutcome, type JobOutcomeRule, type JobScenarioSource } from './outcome.js';
+import { decideJobOutcome, type JobOutcomeRule } from './outcome.js';
 import { trackNewJob } from './settle.js';
 import type { JobSettings } from './settings.js';
 import { buildTimeline } from './timeline.js';
@@ -31,11 +33,26 @@ export interface NewJob {
   units: number;
   /** Credits held while the job is unfinished: at least what it will cost. */
   creditsHold: number;
-  /** The creating request's scenarios (the handler's `scenarios`), so scenario job effects apply. */
-  scenarios?: JobScenarioSource | undefined;
 }
 
-export function createJob(sandbox: JobServices, store: AccountStore, apiKey: ApiKeyRecord, job: NewJob): JobRecord {
+/** Creates a job of one request: what a handler's `jobs` is. */
+export type JobFactory = (store: AccountStore, apiKey: ApiKeyRecord, job: NewJob) => JobRecord;
+
+/**
+ * The job factory of one request: `requestRule` (the scenarios acting on the request, asked when the
+ * job is created, so `times` counts jobs) decides first, then the world's rules.
+ */
+export function jobFactory(sandbox: JobServices, requestRule?: JobOutcomeRule): JobFactory {
+  return (store, apiKey, job) => createJob(sandbox, store, apiKey, job, requestRule);
+}
+
+export function createJob(
+  sandbox: JobServices,
+  store: AccountStore,
+  apiKey: ApiKeyRecord,
+  job: NewJob,
+  requestRule?: JobOutcomeRule,
+): JobRecord {
   const now = sandbox.now();
   const id = sandbox.ids.next('job');
   const settings = sandbox.jobSettings[job.type];
@@ -48,9 +65,8 @@ export function createJob(sandbox: JobServices, store: AccountStore, apiKey: Api
       apiKeyId: apiKey.id,
       input: job.input,
       now,
-      scenarios: job.scenarios,
     },
-    sandbox.jobOutcomeRules,
+    requestRule ? [requestRule, ...sandbox.jobOutcomeRules] : sandbox.jobOutcomeRules,
   );
   const timeline = buildTimeline({
     now,

@@ -9,15 +9,6 @@
  */
 import type { CrawlInput, JobOutcomeStatus, JobType } from '../store/records.js';
 
-/**
- * The scenarios acting on the request that creates the job (src/scenarios): the scenario engine's
- * rule asks it, so `crawl-fails` (activated, or asked for with `Prefer: scenario=crawl-fails`)
- * decides the jobs of the requests it matches. Counted when asked and answered, so `times` counts jobs.
- */
-export interface JobScenarioSource {
-  jobDecision(): JobOutcomeDecision | undefined;
-}
-
 export interface JobOutcomeContext {
   jobId: string;
   type: JobType;
@@ -28,8 +19,6 @@ export interface JobOutcomeContext {
   input: Readonly<CrawlInput>;
   /** Virtual ms at creation. */
   now: number;
-  /** The creating request's scenarios; absent for jobs made outside a request. */
-  scenarios?: JobScenarioSource | undefined;
 }
 
 export interface JobOutcomeDecision {

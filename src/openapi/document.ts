@@ -10,7 +10,8 @@ import { NOTHING_DEPRECATED, type DeprecationPredicate } from './deprecation.js'
 import { exampleFromSchema } from './example.js';
 import { tagObject } from './tags.js';
 import { errorResponse, errorStatuses, successResponse } from './responses.js';
-import { EVENT_CATALOG, eventSchema } from '../webhooks/event-catalog.js';
+import { WEBHOOK_EVENTS } from '../resources/index.js';
+import { eventSchema } from '../webhooks/event-schema.js';
 import { ATTEMPT_TIMEOUT_MS } from '../webhooks/retry-schedule.js';
 
 /** Spec §9.1: the API description carries version 1.0.0. */
@@ -152,12 +153,12 @@ const WEBHOOK_HEADERS = [
 
 /**
  * OpenAPI 3.1 `webhooks`: one entry per event type, its payload the Event schema built around the
- * very response schema the API answers with (src/webhooks/event-catalog.ts), hoisted into the same
+ * very response schema the API answers with (each resource's webhook-events.ts), hoisted into the same
  * components, so a generated client types the receiver's input like the API's answers.
  */
 function webhookObjects(registry: SchemaRegistry): Record<string, unknown> {
   const webhooks: Record<string, unknown> = {};
-  for (const info of EVENT_CATALOG) {
+  for (const info of WEBHOOK_EVENTS) {
     const schema = eventSchema(info);
     webhooks[info.type] = {
       post: {

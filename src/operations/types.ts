@@ -3,8 +3,8 @@
  * contract tests all read these; nothing about an operation is written twice.
  */
 import type { VirtualClock } from '../clock/virtual-clock.js';
-import type { JobServices } from '../jobs/create.js';
-import type { JobOutcomeRule, JobScenarioSource } from '../jobs/outcome.js';
+import type { JobFactory, JobServices } from '../jobs/create.js';
+import type { JobOutcomeRule } from '../jobs/outcome.js';
 import type { RateLimiter } from '../protocol/rate-limiter.js';
 import type { ApiKeyRecord, JobRecord, KeyAccess } from '../store/records.js';
 import type { EventType } from './event-types.js';
@@ -66,8 +66,8 @@ export interface HandlerInput<Body, Query, Params> {
   sandbox: HandlerServices;
   /** The request path including `/v1` (the `url` of list envelopes). */
   path: string;
-  /** The scenarios acting on this request: pass them to `createJob` so scenario job effects apply. */
-  scenarios: JobScenarioSource;
+  /** Creates this request's jobs: the scenarios acting on the request decide their outcome first. */
+  jobs: JobFactory;
   /** Webhook events caused by this request (contract §4.3). */
   events: EventSink;
 }

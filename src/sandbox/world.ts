@@ -32,6 +32,10 @@ import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './te
 import { timeDomain, type TimeDomain } from './time-domain.js';
 import { WebhookHub } from '../webhooks/hub.js';
 import type { EndedDelivery, RequestExchange, WorldModule, WorldModuleInstance } from './world-module.js';
+import { webhookEvent } from '../resources/index.js';
+import { endedJobEvent } from '../resources/jobs/webhook-events.js';
+
+export type { NewApiKey } from '../operations/types.js';
 
 /** What every generation is built from: fixed for the sandbox's life, loaded once. */
 export interface WorldBlueprint {
@@ -69,9 +73,9 @@ export class World {
   /** Active scenarios (contract §3.5); boot re-activates the `scenarios` option's. */
   readonly scenarios: ScenarioEngine;
   /**
-   * Rules asked when a job is created, deciding how it ends (src/jobs/outcome.ts). At boot only the
-   * scenario engine's rule, which has no opinion unless a scenario with a job effect matches the
-   * creating request, so every job completes; tests may add rules, and reset removes them.
+   * Rules asked when a job is created, deciding how it ends (src/jobs/outcome.ts), after the
+   * creating request's scenarios (its job factory, bound in src/http/router.ts). None at boot, so
+   * every job completes unless a scenario says otherwise; tests may add rules, and reset removes them.
    */
   readonly jobOutcomeRules: JobOutcomeRule[];
   /** Deprecated operations (spec §9): the fixture's, then the `deprecations` option's (which win). */
@@ -123,7 +127,7 @@ export class World {
       chanceStream: (name) => new Prng(`scenario-chance:${options.seed}:${name}`),
     });
     this.scenarios = scenarios;
-    this.jobOutcomeRules = [scenarios.jobOutcomeRule];
+    this.jobOutcomeRules = [];
     // Services bound to the sandbox clock, like an own clock's: a request keeps the clock it captured.
     this.sharedTime = timeDomain(this, this.clock, this.rateLimiter);
     const listening = this.listening;
@@ -137,7 +141,9 @@ export class World {
       clockOf: (accountId) => this.timeOf(accountId).clock,
       account: (accountId) => this.store.forAccount(accountId),
       settleJob: (account, job) => this.timeOf(account.id).services.settleJob(account, job),
-      twist: (accountId, twist, use, every) => scenarios.webhookTwist(accountId, twist, use, every),
+      twists: (accountId, twist) => scenarios.webhookTwists(accountId, twist),
+      sample: (type, context) => webhookEvent(type).sample(context),
+      jobEvent: (job) => endedJobEvent(job, options.seed),
       attemptTimeoutMs: options.webhookTimeoutMs,
       deliveryLogBudget: options.deliveryLogBudget,
       deliveryLogSandboxBudget: options.deliveryLogSandboxBudget,

@@ -9,7 +9,7 @@
  *   connection-reset;probability=0.2;when=after
  */
 import { parsePrefer } from '../protocol/prefer.js';
-import { SCOPE_KEYS } from './definition.js';
+import { SCOPE_KEYS } from './params.js';
 import { ScenarioActivationError, type ActivationInput } from './engine.js';
 
 export function parseBootScenario(spec: string): ActivationInput {

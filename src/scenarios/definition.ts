@@ -11,30 +11,21 @@
  * its effects, with every param at its default, are checked at load (src/scenarios/shape.ts), so a
  * broken file fails at start-up naming the file and the JSON path, not at its first use; at
  * activation the params given are checked against their schemas and the effects checked again.
+ *
+ * The effect language is src/scenarios/effect.ts; params and their references, src/scenarios/params.ts.
  */
 import type { ValidateFunction } from 'ajv';
-import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog.js';
-import { emptyFieldErrors, type FieldErrors } from '../errors/api-error.js';
+import { emptyFieldErrors } from '../errors/api-error.js';
 import { DataFileError } from '../errors/data-file-error.js';
-import { DeprecationRuleError, parseDeprecation } from '../protocol/deprecation.js';
-import type { JobOutcomeDecision } from '../jobs/outcome.js';
 import { compileQuerySchema, compileSchema, describeSchemaError } from '../operations/validation.js';
 import type { JsonSchema } from '../operations/types.js';
-import { FAULT_SHAPE, resolveFault, type FaultEffect } from './fault-effect.js';
-import { WEBHOOK_SHAPE, type WebhookTwist } from './webhook-effect.js';
-import { check, type Problem, type Shape } from './shape.js';
+import { resolveEffect, RuleError, set, type ResolvedRule } from './effect.js';
+import { ajvProblem, checkRefs, paramName, ScenarioParamsError, substitute } from './params.js';
+import { check, type Shape } from './shape.js';
 
-/** The longest `delay_ms` an effect may ask for: long enough for any client timeout test, short enough for a test run. */
-export const MAX_DELAY_MS = 30_000;
-/** The longest `retry_after` an error effect may announce (one day). */
-export const MAX_RETRY_AFTER_SECONDS = 86_400;
+// The error effect's type, where the HTTP layer has always found it.
+export type { ErrorEffect } from './effect.js';
 
-/** Names that scope an activation; a param may not take one (boot specs and Prefer share one list). */
-export const SCOPE_KEYS = ['account_id', 'api_key_id', 'operation_id', 'times'] as const;
-/** Names an activation takes beside its scope and params (contract §4.2); not a param name either. */
-export const ACTIVATION_KEYS = [...SCOPE_KEYS, 'probability'] as const;
-
-const PARAM_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
 
 const MATCH_SHAPE: Shape = {
@@ -44,11 +35,6 @@ const MATCH_SHAPE: Shape = {
     methods: { kind: 'array', minItems: 1, unique: true, items: { kind: 'enum', values: METHODS } },
   },
 };
-
-function paramName(name: string): string | undefined {
-  if (PARAM_NAME.test(name) && !([...ACTIVATION_KEYS, 'name'] as string[]).includes(name)) return undefined;
-  return `invalid name '${name}' (lowercase letters, digits and _, not a scope key)`;
-}
 
 /** The file's shape; effects are checked separately, once their params are filled in. */
 const FILE_SHAPE: Shape = {
@@ -71,70 +57,6 @@ const FILE_SHAPE: Shape = {
   },
 };
 
-/** An effect with its params filled in. At least one part; parts combine (a delay, then an answer). */
-export const EFFECT_SHAPE: Shape = {
-  kind: 'object',
-  nonEmpty: true,
-  fields: {
-    delay_ms: { kind: 'integer', min: 0, max: MAX_DELAY_MS },
-    error: {
-      kind: 'object',
-      required: ['code'],
-      fields: {
-        code: { kind: 'enum', values: Object.keys(ERROR_CATALOG) },
-        status: { kind: 'integer', min: 400, max: 599 },
-        message: { kind: 'string', minLength: 1, maxLength: 1000 },
-        retry_after: { kind: 'integer', min: 0, max: MAX_RETRY_AFTER_SECONDS },
-      },
-    },
-    expire_key: { kind: 'true' },
-    fault: FAULT_SHAPE,
-    webhook: WEBHOOK_SHAPE,
-    deprecate: {
-      kind: 'object',
-      required: ['deprecated_at', 'sunset', 'link'],
-      fields: { deprecated_at: { kind: 'string' }, sunset: { kind: 'string' }, link: { kind: 'string' } },
-    },
-    job: {
-      kind: 'object',
-      nonEmpty: true,
-      fields: {
-        outcome: { kind: 'enum', values: ['completed', 'failed', 'cancelled'] },
-        error: { kind: 'string', minLength: 1, maxLength: 1000 },
-        error_code: { kind: 'string', pattern: /^[a-z][a-z0-9_]{0,63}$/ },
-        at_progress: { kind: 'integer', min: 0, max: 99 },
-        slow_factor: { kind: 'number', above: 0, max: 1000 },
-      },
-    },
-  },
-};
-
-export interface ErrorEffect {
-  code: ErrorCode;
-  status?: number;
-  message?: string;
-  retry_after?: number;
-}
-
-export interface ResolvedEffect {
-  delayMs?: number;
-  error?: ErrorEffect;
-  expireKey?: true;
-  /** The answer lost on the way (contract §4.2). */
-  fault?: FaultEffect;
-  /** Whole-second epoch ms and the link, checked against the six-month rule. */
-  deprecate?: { deprecatedAt: number; sunset: number; link: string };
-  job?: JobOutcomeDecision;
-  /** What goes wrong with the scoped accounts' webhooks (contract §4.3); never acts on a request. */
-  webhook?: WebhookTwist;
-}
-
-export interface ResolvedRule {
-  operations: ReadonlySet<string> | undefined;
-  methods: ReadonlySet<string> | undefined;
-  effect: ResolvedEffect;
-}
-
 interface RawRule {
   description?: string;
   match?: { operations?: string[]; methods?: string[] };
@@ -152,68 +74,6 @@ export class ScenarioFileError extends DataFileError {
   constructor(file: string, pointer: string, detail: string) {
     super('scenario', file, pointer, detail);
     this.name = 'ScenarioFileError';
-  }
-}
-
-/** Params refused at activation, keyed by param name. */
-export class ScenarioParamsError extends Error {
-  constructor(readonly errors: FieldErrors) {
-    super(
-      Object.entries(errors)
-        .map(([name, messages]) => `${name} ${messages.join(', ')}`)
-        .join('; '),
-    );
-    this.name = 'ScenarioParamsError';
-  }
-}
-
-/** The deepest of ajv's errors (a property's come before its parents'), in the fixture errors' words. */
-function ajvProblem(validate: ValidateFunction): Problem {
-  const errors = validate.errors ?? [];
-  const error = [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)[0];
-  if (!error) return { pointer: '', detail: 'is invalid' };
-  if (error.keyword === 'additionalProperties')
-    return { pointer: error.instancePath, detail: `unknown field '${String(error.params.additionalProperty)}'` };
-  if (error.keyword === 'required')
-    return { pointer: error.instancePath, detail: `missing field '${String(error.params.missingProperty)}'` };
-  return { pointer: error.instancePath, detail: describeSchemaError(error) };
-}
-
-function isParamRef(value: unknown): value is { $param: unknown } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && '$param' in value;
-}
-
-/**
- * Replaces every `{"$param": name}` in an effect with the param's value, recording where each
- * reference sits (a JSON pointer inside the effect), so a value refused later is named by its param.
- */
-function substitute(value: unknown, params: Record<string, unknown>, pointer: string, refs: Map<string, string>): unknown {
-  if (isParamRef(value)) {
-    refs.set(pointer, value.$param as string);
-    return params[value.$param as string];
-  }
-  if (Array.isArray(value)) return value.map((item, i) => substitute(item, params, `${pointer}/${i}`, refs));
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).map(([k, v]) => [k, substitute(v, params, `${pointer}/${k}`, refs)] as const);
-    // A param that is null leaves its property out, so the effect's own default applies
-    // (rate-limited's `retry_after`: null sends the seconds until the window resets).
-    return Object.fromEntries(entries.filter(([k, v]) => !(v === null && isParamRef((value as Record<string, unknown>)[k]))));
-  }
-  return value;
-}
-
-/** Checks every `$param` reference names a declared param and stands alone. */
-function checkRefs(value: unknown, declared: ReadonlySet<string>, pointer: string, fail: (pointer: string, detail: string) => never): void {
-  if (isParamRef(value)) {
-    const keys = Object.keys(value);
-    if (keys.length !== 1 || typeof value.$param !== 'string') fail(pointer, 'a param reference is exactly {"$param": "<name>"}');
-    if (!declared.has(value.$param)) {
-      fail(`${pointer}/$param`, `unknown param '${String(value.$param)}' (declared: ${[...declared].join(', ') || 'none'})`);
-    }
-    return;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) checkRefs(v, declared, `${pointer}/${k}`, fail);
   }
 }
 
@@ -365,55 +225,4 @@ export class ScenarioDefinition {
     }
     throw new ScenarioParamsError(errors);
   }
-}
-
-/** An effect that breaks the language once its params are in: the pointer is inside the effect. */
-class RuleError extends Error {
-  rule = 0;
-  param: string | undefined;
-  constructor(
-    readonly pointer: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function set(values: readonly string[] | undefined): ReadonlySet<string> | undefined {
-  return values ? new Set(values) : undefined;
-}
-
-function resolveEffect(effect: Record<string, unknown>): ResolvedEffect {
-  const problem = check(effect, EFFECT_SHAPE);
-  if (problem) throw new RuleError(problem.pointer, problem.detail);
-  const raw = effect as {
-    delay_ms?: number;
-    error?: ErrorEffect;
-    expire_key?: true;
-    fault?: Parameters<typeof resolveFault>[0];
-    deprecate?: { deprecated_at: string; sunset: string; link: string };
-    job?: JobOutcomeDecision;
-    webhook?: WebhookTwist;
-  };
-  // Both answer the request: one effect cannot give two answers.
-  if (raw.error && raw.expire_key)
-    throw new RuleError('/expire_key', "cannot be combined with 'error' in one effect (both answer the request)");
-  const resolved: ResolvedEffect = {};
-  if (raw.delay_ms !== undefined) resolved.delayMs = raw.delay_ms;
-  if (raw.error) resolved.error = raw.error;
-  if (raw.expire_key) resolved.expireKey = true;
-  if (raw.fault) resolved.fault = resolveFault(raw.fault);
-  if (raw.job) resolved.job = raw.job;
-  if (raw.webhook) resolved.webhook = raw.webhook;
-  if (raw.deprecate) {
-    try {
-      // The operation is the one each request names; any valid id stands in for the check.
-      const info = parseDeprecation({ operation_id: 'scenario', ...raw.deprecate });
-      resolved.deprecate = { deprecatedAt: info.deprecatedAt, sunset: info.sunset, link: info.link };
-    } catch (error) {
-      if (!(error instanceof DeprecationRuleError)) throw error;
-      throw new RuleError(`/deprecate${error.field ? `/${error.field}` : ''}`, error.message);
-    }
-  }
-  return resolved;
 }

@@ -8,6 +8,7 @@
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import type { LoggedPayload } from './delivery-log.js';
+import type { EventType } from '../operations/event-types.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDeliveryView, WebhookEvent, WebhookEventHead } from './records.js';
 
 export const LISTED_EVENT_BYTES = 16 * 1024;
@@ -77,4 +78,21 @@ export function listPage<T extends ListedDelivery>(source: Iterable<T>, keep: (d
     data.push(deliveryView(delivery, LISTED_EVENT_BYTES));
   }
   return { data, hasMore: false };
+}
+
+/** What `GET /__admin/webhook_deliveries` filters by. */
+export interface DeliveryFilter {
+  account_id?: string;
+  endpoint_id?: string;
+  event_type?: EventType;
+  status?: DeliveryStatus;
+  limit: number;
+}
+
+/** Whether a delivery passes the filter (its account is chosen before: the log is read per account). */
+export function deliveryFilter(filter: DeliveryFilter): (delivery: ListedDelivery) => boolean {
+  return (delivery) =>
+    (filter.endpoint_id === undefined || delivery.endpoint.id === filter.endpoint_id) &&
+    (filter.event_type === undefined || delivery.event.type === filter.event_type) &&
+    (filter.status === undefined || delivery.status === filter.status);
 }

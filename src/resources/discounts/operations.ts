@@ -10,6 +10,11 @@ export const discountDeletionSchema: JsonSchema = {
   properties: { id: { type: 'string', pattern: '^disc_' }, object: { const: 'discount' }, deleted: { const: true } },
 };
 
+/** What deleting a discount answers, and what its `discount.deleted` event carries. */
+export function discountDeletionView(id: string): { id: string; object: 'discount'; deleted: true } {
+  return { id, object: 'discount', deleted: true };
+}
+
 export const deleteDiscount = defineOperation<undefined, Record<string, never>, { id: string }>({
   operationId: 'deleteDiscount',
   method: 'DELETE',
@@ -29,7 +34,7 @@ export const deleteDiscount = defineOperation<undefined, Record<string, never>, 
     const discount = required(findByIdOrSlug(store.collection('discounts'), 'disc', params.id), 'discount', params.id, 'id');
     // Written only once found: a 404 leaves the account holding nothing new.
     store.write('discounts').delete(discount.id);
-    const deletion = { id: discount.id, object: 'discount', deleted: true };
+    const deletion = discountDeletionView(discount.id);
     events.emit('discount.deleted', deletion);
     return { body: deletion };
   },

@@ -18,6 +18,11 @@ export const experienceLinkDeletionSchema: JsonSchema = {
   },
 };
 
+/** What unlinking answers, and what its `experience_link.deleted` event carries. */
+export function experienceLinkDeletionView(priceVariantId: string, experienceId: string) {
+  return { price_variant: priceVariantId, experience: experienceId, object: 'experience_link' as const, deleted: true as const };
+}
+
 export const unlinkPriceVariantExperience = defineOperation<undefined, Record<string, never>, { price_variant_id: string; id: string }>({
   operationId: 'unlinkPriceVariantExperience',
   method: 'DELETE',
@@ -57,7 +62,7 @@ export const unlinkPriceVariantExperience = defineOperation<undefined, Record<st
       record.experience_ids = record.experience_ids.filter((id) => id !== experience.id);
     });
     revokeGrants(store, variant.id, experience.id, sandbox.timestamp());
-    const deletion = { price_variant: variant.id, experience: experience.id, object: 'experience_link', deleted: true };
+    const deletion = experienceLinkDeletionView(variant.id, experience.id);
     events.emit('experience_link.deleted', deletion);
     return { body: deletion };
   },

@@ -1,7 +1,6 @@
 /** Web crawl: spec §4.3, §2.3, §3. The crawl runs as a job on the virtual clock (src/jobs). */
 import { ApiError, validationFailed } from '../../errors/api-error.js';
 import { MESSAGES } from '../../errors/messages.js';
-import { createJob } from '../../jobs/create.js';
 import { availableCredits } from '../../jobs/settle.js';
 import { defineOperation } from '../../operations/types.js';
 import { isAbsoluteHttpUrl } from '../../operations/urls.js';
@@ -29,7 +28,7 @@ export const crawlSite = defineOperation<CrawlInput>({
   body: crawlBodySchema,
   success: { status: 201, description: 'The new job, queued.', schema: crawlJobSchema },
   errors: [400, 401, 402, 403, 422, 429, 500],
-  handler({ body, store, apiKey, sandbox, scenarios, events }) {
+  handler({ body, store, apiKey, sandbox, jobs, events }) {
     checkCrawlUrl(body.url);
     const input: CrawlInput = { url: body.url, max_pages: body.max_pages, max_depth: body.max_depth };
     const settings = sandbox.jobSettings.crawl;
@@ -38,13 +37,12 @@ export const crawlSite = defineOperation<CrawlInput>({
     sandbox.settleDueJobs(store);
     const available = availableCredits(store);
     if (available < hold) throw new ApiError('insufficient_credits', { message: MESSAGES.insufficientCredits(hold, available) });
-    const job = createJob(sandbox, store, apiKey, {
+    const job = jobs(store, apiKey, {
       ...CRAWL_JOB,
       operationId: 'crawlSite',
       input,
       units: crawlPageCount(sandbox.seed, input),
       creditsHold: hold,
-      scenarios,
     });
     events.watchJob(job);
     return { body: jobView(job, sandbox.seed) };

@@ -5,7 +5,6 @@
  */
 import type { WebhookEndpoint, WebhookEvent } from '../../admin/api-types.js';
 
-
 /** One param of a scenario, as its declaration states it (a JSON Schema of one value and its description). */
 export interface ScenarioParamView {
   description?: string;
@@ -20,6 +19,9 @@ export interface ScenarioParamView {
   format?: string;
 }
 
-export type WebhookEndpointView = Pick<WebhookEndpoint, 'id' | 'object' | 'account_id' | 'url' | 'events' | 'secret' | 'status' | 'created_at'>;
+export type WebhookEndpointView = Pick<
+  WebhookEndpoint,
+  'id' | 'object' | 'account_id' | 'url' | 'events' | 'secret' | 'status' | 'created_at'
+>;
 
 export type WebhookEventView = Pick<WebhookEvent, 'id' | 'object' | 'type' | 'created_at' | 'account_id'>;
