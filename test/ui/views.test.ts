@@ -38,12 +38,22 @@ const HANDLERS = {
   activate: noop,
   scenarioChosen: noop,
   filterRequests: noop,
+  showAllRequests: noop,
   useToken: noop,
   createEndpoint: noop,
   triggerEvent: noop,
   webhookAccountChosen: noop,
 };
-const ACTIONS = { toggle: noop, reset: noop, remove: noop, reload: noop, setClock: noop, advanceClock: noop, setClockTime: noop };
+const ACTIONS = {
+  toggle: noop,
+  reset: noop,
+  remove: noop,
+  reload: noop,
+  setClock: noop,
+  advanceClock: noop,
+  setClockTime: noop,
+  download: noop,
+};
 const byTag = (node: VNode, tag: string) => findAll(node, (inner) => inner.tag === tag);
 
 describe('the dashboard views (contract §4.4)', () => {
@@ -51,8 +61,8 @@ describe('the dashboard views (contract §4.4)', () => {
     const body = { tag: 'body', attrs: {}, children: layout(HANDLERS) };
     const regions = byTag(body, 'section').map((section) => textOf(byTag(section, 'h2')[0]));
     // A deliberate change detector: contract §4.4 fixes these names, and scripts find the regions by them.
-    // Page order: the clock, then the left column (requests, scenarios), then the right (accounts, webhooks).
-    expect(regions).toEqual(['Clock', 'Requests', 'Scenarios', 'Accounts', 'Webhooks']);
+    // Page order: the clock, then the left column (requests, findings, scenarios), then the right (accounts, webhooks).
+    expect(regions).toEqual(['Clock', 'Requests', 'Findings', 'Scenarios', 'Accounts', 'Webhooks']);
     const buttons = byTag(body, 'button').map(textOf);
     expect(buttons).toEqual(expect.arrayContaining(['Freeze', 'Run', 'Advance', 'Activate', 'Create endpoint', 'Trigger event']));
     const labels = byTag(body, 'label').map((label) => textOf(label.children[0]));
@@ -153,6 +163,8 @@ describe('the dashboard views (contract §4.4)', () => {
       'Reload state of acct_1',
       'Reset acct_1',
       'Delete acct_1',
+      'Download HAR of acct_1',
+      'Download snapshot of acct_1',
     ]);
     (byTag(shared, 'button')[0]!.attrs.onclick as (event: Event) => void)({} as Event);
     expect(setClock).toHaveBeenCalledWith('acct_1', {});

@@ -5,6 +5,8 @@
 import { api } from './admin-session.js';
 import type { AccountView, ListPage } from './api-types.js';
 import { accountItem, type AccountActions } from './accounts-view.js';
+import type { CoverageView } from './api-types-report.js';
+import type { CoverageShown } from './coverage-view.js';
 import { byId, showIfChanged } from './dom.js';
 import { fieldsOf } from './forms.js';
 import { describe, notify, reportFailure } from './notice.js';
@@ -62,13 +64,15 @@ export function accountsController(wiring: AccountsWiring): AccountsController {
   let accounts: AccountView[] = [];
   const open = new Set<string>();
   const states = new Map<string, unknown>();
+  const coverages = new Map<string, CoverageShown>();
 
   const draw = () => {
     const shownStates = accounts.map((account) => (open.has(account.id) ? states.get(account.id) : undefined));
+    const shownCoverages = accounts.map((account) => (open.has(account.id) ? coverages.get(account.id) : undefined));
     const list = byId('accounts-list');
     keepingTyped(list, () =>
-      showIfChanged(list, drawnKey(accounts, shownStates, open), () =>
-        accounts.map((account, index) => accountItem(account, shownStates[index], open.has(account.id), actions)),
+      showIfChanged(list, drawnKey(accounts, [shownStates, shownCoverages], open), () =>
+        accounts.map((account, index) => accountItem(account, shownStates[index], open.has(account.id), actions, shownCoverages[index])),
       ),
     );
     showClockInstants(list, accounts);
@@ -80,8 +84,13 @@ export function accountsController(wiring: AccountsWiring): AccountsController {
     draw();
   };
 
+  /** Its state, and its coverage (contract §5.2) beside it: a coverage that cannot be read says why, in place. */
   const loadState = async (id: string) => {
+    const coverage = api
+      .call<CoverageView>('GET', `/coverage?account_id=${encodeURIComponent(id)}`)
+      .catch((error: unknown): CoverageShown => ({ failed: describe(error) }));
     states.set(id, (await api.call<{ state: unknown }>('GET', accountPath(id))).state);
+    coverages.set(id, await coverage);
     draw();
   };
 
@@ -129,7 +138,14 @@ export function accountsController(wiring: AccountsWiring): AccountsController {
         wiring.journalChanged();
         open.delete(id);
         states.delete(id);
+        coverages.delete(id);
       }, `Account ${id} deleted.`),
+    download: (id, what) =>
+      reportFailure(
+        what === 'har'
+          ? api.download(`/requests.har?account_id=${encodeURIComponent(id)}`, `${id}.har`)
+          : api.download(`${accountPath(id)}/snapshot`, `${id}.snapshot.json`),
+      ),
     setClock: (id, body) => moveClock(id, '/clock', body, body.mode ? `Clock of ${id}: ${body.mode}.` : `${id} has its own clock.`),
     advanceClock: (id, event) => {
       const seconds = Number(fieldsOf(event).seconds);

@@ -3,6 +3,7 @@
  * reset and delete, and the controls of its clock (its own, or the sandbox clock it follows).
  */
 import type { AccountView } from './api-types.js';
+import { coverageView, type CoverageShown } from './coverage-view.js';
 import { jsonView } from './json-view.js';
 import { timestamp } from './time-view.js';
 import { h, type Handler, type VNode } from './vnode.js';
@@ -24,6 +25,8 @@ export interface AccountActions {
   advanceClock: (id: string, event: Event) => void;
   /** The submit of the account's Set form (field `now`, an ISO 8601 instant). */
   setClockTime: (id: string, event: Event) => void;
+  /** Saves the account's journal as HAR (contract §5.3) or its snapshot. */
+  download: (id: string, what: 'har' | 'snapshot') => void;
 }
 
 /**
@@ -97,7 +100,7 @@ function clockControls(account: AccountView, actions: AccountActions): VNode {
  * section open across refreshes. The clock's instant is a `<time data-clock-of>` the controller
  * updates in place, so a running clock does not redraw the controls someone is typing into.
  */
-export function accountItem(account: AccountView, state: unknown, open: boolean, actions: AccountActions): VNode {
+export function accountItem(account: AccountView, state: unknown, open: boolean, actions: AccountActions, coverage?: CoverageShown): VNode {
   const onToggle: Handler = (event) => actions.toggle(account.id, (event.currentTarget as { open?: boolean } | null)?.open === true);
   const named = account.name ? ` ${account.name}` : '';
   const { clock } = account;
@@ -135,6 +138,27 @@ export function accountItem(account: AccountView, state: unknown, open: boolean,
           'Delete',
         ),
       ),
+      open
+        ? h(
+            'div',
+            { class: 'row' },
+            h(
+              'button',
+              { type: 'button', 'aria-label': `Download HAR of ${account.id}`, onclick: () => actions.download(account.id, 'har') },
+              'Download HAR',
+            ),
+            h(
+              'button',
+              {
+                type: 'button',
+                'aria-label': `Download snapshot of ${account.id}`,
+                onclick: () => actions.download(account.id, 'snapshot'),
+              },
+              'Download snapshot',
+            ),
+          )
+        : null,
+      open ? coverageView(account.id, coverage) : null,
       state === undefined ? h('p', { class: 'muted' }, 'Loading state…') : jsonView(state, 'state', 1),
     ),
   );

@@ -48,19 +48,52 @@ export class AdminApi {
     return this.asking;
   }
 
-  /** The parsed answer of a successful call; a failure throws `AdminCallFailed` with the envelope's message. */
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /** The answer once the token (if one is needed) is accepted. */
+  private async authorized(method: string, path: string, body: unknown): Promise<Response> {
     let response = await this.send(method, path, body);
     while (response.status === 401) {
       await this.token(sessionStorage.getItem(TOKEN_KEY) !== null);
       response = await this.send(method, path, body);
     }
+    return response;
+  }
+
+  private static async failure(response: Response): Promise<AdminCallFailed> {
     const text = await response.text();
-    const parsed: unknown = text === '' ? null : JSON.parse(text);
-    if (!response.ok) {
-      const message = (parsed as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${response.status}`;
-      throw new AdminCallFailed(response.status, message);
+    let message = `HTTP ${response.status}`;
+    try {
+      message = (JSON.parse(text) as { error?: { message?: string } } | null)?.error?.message ?? message;
+    } catch {
+      // Not the envelope (a proxy's page): the status says enough.
     }
-    return parsed as T;
+    return new AdminCallFailed(response.status, message);
+  }
+
+  /** The parsed answer of a successful call; a failure throws `AdminCallFailed` with the envelope's message. */
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await this.authorized(method, path, body);
+    if (!response.ok) throw await AdminApi.failure(response);
+    const text = await response.text();
+    return (text === '' ? null : JSON.parse(text)) as T;
+  }
+
+  /**
+   * The answer of a GET as a file the browser saves as `filename`. A plain link cannot send
+   * `X-Admin-Token`, so the page fetches the bytes (with the token when one is kept) and saves them
+   * through a Blob URL: one way whether or not the sandbox asks for a token.
+   */
+  async download(path: string, filename: string): Promise<void> {
+    const response = await this.authorized('GET', path, undefined);
+    if (!response.ok) throw await AdminApi.failure(response);
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = filename;
+    link.hidden = true;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // After the click has handed the bytes to the download: the URL is needed no longer.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
   }
 }

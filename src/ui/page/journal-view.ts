@@ -1,5 +1,6 @@
 /** The Requests region (contract §4.4): journal entries, newest first; each opens its request and response. */
 import type { JournalEntryView, TruncatedBodyView } from './api-types.js';
+import type { JournalEntryWithFindings } from './api-types-report.js';
 import { jsonView } from './json-view.js';
 import { timestamp } from './time-view.js';
 import { h, type Child, type VNode } from './vnode.js';
@@ -23,7 +24,12 @@ function queryText(query: JournalEntryView['query']): string {
   return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
 }
 
-function facts(entry: JournalEntryView): VNode {
+/** The findings an entry's request raised (contract §5.1); none when the sandbox lists none. */
+export function findingIds(entry: JournalEntryWithFindings): string[] {
+  return entry.finding_ids ?? [];
+}
+
+function facts(entry: JournalEntryWithFindings): VNode {
   const rows: Array<[string, Child]> = [
     ['Request id', entry.request_id],
     ['Time', timestamp(entry.timestamp)],
@@ -34,6 +40,7 @@ function facts(entry: JournalEntryView): VNode {
   if (entry.idempotent_replayed) rows.push(['Idempotency', 'replayed a stored answer']);
   if (entry.scenario_ids.length > 0) rows.push(['Scenarios', entry.scenario_ids.join(', ')]);
   if (entry.fault !== null) rows.push(['Fault', entry.fault]);
+  if (findingIds(entry).length > 0) rows.push(['Findings', findingIds(entry).join(', ')]);
   return h('dl', { class: 'facts' }, rows.map(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]).flat());
 }
 
@@ -53,7 +60,8 @@ function bodyView(body: unknown, cut: TruncatedBodyView | undefined, none: strin
 }
 
 /** One entry: a summary line, and the request (query, body) and response (status, body) when opened. */
-export function journalEntry(entry: JournalEntryView): VNode {
+export function journalEntry(entry: JournalEntryWithFindings): VNode {
+  const raised = findingIds(entry).length > 0;
   const status = entry.status === null ? 'no answer' : String(entry.status);
   const response = entry.response;
   return h(
@@ -67,6 +75,10 @@ export function journalEntry(entry: JournalEntryView): VNode {
         {},
         h('span', { class: 'status' }, status),
         ' ',
+        // Named for a screen reader and a test alike; the flag is the sighted reader's mark.
+        raised
+          ? [h('span', { class: 'badge raised', role: 'img', 'aria-label': 'raised a finding', title: 'raised a finding' }, '⚑'), ' ']
+          : null,
         h('span', { class: 'method' }, entry.method),
         ' ',
         h('span', { class: 'path' }, entry.path + queryText(entry.query)),

@@ -1,5 +1,5 @@
 /**
- * The page's fixed structure: the five regions of contract §4.4, their headings, forms and the
+ * The page's fixed structure: the five regions of contract §4.4 and Findings (§5.1), their headings, forms and the
  * containers the live data is shown in. The accessible names the contract fixes (buttons Freeze,
  * Run, Advance, Activate, Deactivate; inputs Seconds, Scenario, Account; regions Clock, Accounts,
  * Requests, Scenarios, Webhooks) are written here, once.
@@ -16,6 +16,8 @@ export interface LayoutHandlers {
   /** The Scenario select changed (its params hint follows). */
   scenarioChosen: Handler;
   filterRequests: Handler;
+  /** Leaves a finding's requests for the whole journal again. */
+  showAllRequests: Handler;
   useToken: Handler;
   createEndpoint: Handler;
   triggerEvent: Handler;
@@ -149,7 +151,20 @@ export function layout(on: LayoutHandlers): VNode[] {
             h('datalist', { id: 'operation-ids' }),
           ),
           h('p', { id: 'requests-count', class: 'muted', 'aria-live': 'polite' }),
+          h(
+            'p',
+            { id: 'requests-focus', class: 'row focus', hidden: true },
+            h('span', { id: 'requests-focus-text' }),
+            h('button', { type: 'button', onclick: on.showAllRequests }, 'Show all requests'),
+          ),
           h('ul', { id: 'requests-list', class: 'list', 'aria-label': 'Journal entries, newest first' }),
+        ),
+        // Below the journal it links into; in the left column, so the Webhooks region stays on the first screen.
+        region(
+          'findings',
+          'Findings',
+          h('p', { class: 'muted' }, 'What the sandbox noticed about its clients (contract §5.1), newest first.'),
+          h('div', { id: 'findings-list' }, h('p', { class: 'muted' }, 'Loading…')),
         ),
         region(
           'scenarios',

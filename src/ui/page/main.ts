@@ -11,12 +11,14 @@ import { useToken } from './admin-session.js';
 import { clockController } from './clock-controller.js';
 import { byId, show } from './dom.js';
 import { layout } from './layout.js';
+import { findingsController } from './findings-controller.js';
 import { every } from './poll.js';
 import { requestsController } from './requests-controller.js';
 import { scenariosController } from './scenarios-controller.js';
 import { webhooksController } from './webhooks-controller.js';
 
 const requests = requestsController();
+const findings = findingsController((finding) => requests.focus(finding.id, finding.request_ids));
 const scenarios = scenariosController();
 const webhooks = webhooksController();
 const accounts = accountsController({
@@ -36,6 +38,7 @@ show(
     activate: scenarios.activate,
     scenarioChosen: scenarios.chosen,
     filterRequests: requests.filter,
+    showAllRequests: requests.unfocus,
     useToken,
     createEndpoint: webhooks.createEndpoint,
     triggerEvent: webhooks.trigger,
@@ -47,3 +50,4 @@ every(1000, requests.refresh);
 every(1000, scenarios.refresh);
 every(2000, accounts.refresh);
 every(2000, webhooks.refresh);
+every(2000, findings.refresh);

@@ -17,6 +17,9 @@ export interface RequestsController {
   /** The journal shown is gone (an account reset or deleted): the list starts over. */
   restart: () => void;
   filter: (event: Event) => void;
+  /** Shows only these requests (a finding's, contract §5.1), marked, until `unfocus`. */
+  focus: (label: string, requestIds: string[]) => void;
+  unfocus: () => void;
 }
 
 type RequestFilter = { account_id?: string; operation_id?: string; status: StatusClass | '' };
@@ -28,6 +31,8 @@ export function requestsController(): RequestsController {
   /** Bumped whenever the shown entries start over: a poll that began before must not add to the new list. */
   let generation = 0;
   let inFlight: Promise<void> | undefined;
+  /** The requests of a finding being looked at: only they are shown while it is set. */
+  let focused: { label: string; ids: Set<string> } | undefined;
 
   const query = (extra: Record<string, string>) => {
     const params = new URLSearchParams(extra);
@@ -41,11 +46,20 @@ export function requestsController(): RequestsController {
     let shown = 0;
     for (const [index, item] of [...list.children].entries()) {
       const entry = feed.entries[index];
-      const visible = entry !== undefined && matchesStatus(entry, filter.status);
+      const inFocus = focused !== undefined && entry !== undefined && focused.ids.has(entry.request_id);
+      const visible = entry !== undefined && matchesStatus(entry, filter.status) && (focused === undefined || inFocus);
       (item as HTMLElement).hidden = !visible;
+      item.classList.toggle('focused', inFocus);
       if (visible) shown += 1;
     }
     byId('requests-count').textContent = `${shown} ${shown === 1 ? 'request' : 'requests'} shown (the newest ${feed.capacity} kept here)`;
+    const bar = byId('requests-focus');
+    bar.hidden = focused === undefined;
+    if (focused !== undefined) {
+      // A finding outlives the journal (contract §5.1): its older requests may be gone from it.
+      byId('requests-focus-text').textContent =
+        `Only the requests of ${focused.label}: ${shown} of ${focused.ids.size} still in the journal shown here.`;
+    }
   };
 
   const addEntries = (fresh: JournalEntryView[]) => {
@@ -98,9 +112,28 @@ export function requestsController(): RequestsController {
     return inFlight;
   };
 
+  /** Sets the API-side filters back to every account and operation, and reads the list again. */
+  const widen = () => {
+    const form = byId<HTMLSelectElement>('requests-account').form!;
+    byId<HTMLSelectElement>('requests-account').value = '';
+    byId<HTMLInputElement>('requests-operation').value = '';
+    form.dispatchEvent(new Event('change'));
+  };
+
   return {
     refresh,
     restart,
+    focus: (label, requestIds) => {
+      focused = { label, ids: new Set(requestIds) };
+      // A finding's requests may be another account's or operation's than the filter shows.
+      if (filter.account_id || filter.operation_id) widen();
+      else applyStatusFilter();
+      byId('requests').scrollIntoView({ block: 'start' });
+    },
+    unfocus: () => {
+      focused = undefined;
+      applyStatusFilter();
+    },
     filter: (event) => {
       const fields = fieldsOf(event);
       const next = { account_id: fields.account_id, operation_id: fields.operation_id, status: (fields.status ?? '') as StatusClass | '' };
