@@ -8,7 +8,7 @@
  * Waits are `waitFor`/polls with generous limits: they catch a page that never shows something,
  * they do not measure speed.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,74 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
 
 const region = (page: Page, name: string) => page.getByRole('region', { name });
 
+/**
+ * Contract-shaped answers (§5.1–§5.3) for the admin routes of findings, coverage, HAR and snapshots,
+ * served only while this sandbox lacks them: each request goes to the sandbox first, and a 404 is
+ * replaced by the stand-in. Once the routes land, the real answers pass through unchanged and the
+ * stand-ins are never used. `served` keeps the bytes given for each path, so a download can be
+ * compared with what was answered.
+ */
+const served = new Map<string, string>();
+const STAND_INS: Array<[RegExp, (url: URL) => unknown]> = [
+  [/^\/__admin\/findings$/, () => ({ object: 'list', data: [], has_more: false })],
+  [
+    /^\/__admin\/coverage$/,
+    (url) => ({
+      object: 'coverage',
+      account_id: url.searchParams.get('account_id'),
+      operations: [
+        {
+          operation_id: 'getStatus',
+          method: 'GET',
+          path: '/v1/status',
+          calls: 2,
+          statuses: { '200': 2 },
+          documented_statuses: [200, 401],
+          untested_statuses: [401],
+          scenarios: {},
+          faults: {},
+        },
+        {
+          operation_id: 'createProduct',
+          method: 'POST',
+          path: '/v1/products',
+          calls: 0,
+          statuses: {},
+          documented_statuses: [201, 422],
+          untested_statuses: [201, 422],
+          scenarios: {},
+          faults: {},
+        },
+      ],
+      webhooks: {},
+      summary: { operations_called: 1, operations_total: 2, statuses_seen: 1, statuses_documented: 4 },
+    }),
+  ],
+  [
+    /^\/__admin\/requests\.har$/,
+    () => ({ log: { version: '1.2', creator: { name: 'creator-commerce-mock', version: '0' }, entries: [] } }),
+  ],
+  [
+    /^\/__admin\/accounts\/[^/]+\/snapshot$/,
+    (url) => ({ object: 'account_snapshot', version: 1, account: { id: decodeURIComponent(url.pathname.split('/')[3]!) } }),
+  ],
+];
+
+async function serveMissingReportRoutes(target: BrowserContext | Page): Promise<void> {
+  for (const [pattern, standIn] of STAND_INS) {
+    await target.route(
+      (url) => pattern.test(url.pathname),
+      async (route) => {
+        const url = new URL(route.request().url());
+        const response = await route.fetch();
+        const body = response.status() === 404 ? JSON.stringify(standIn(url)) : await response.text();
+        served.set(url.pathname, body);
+        await route.fulfill({ status: response.status() === 404 ? 200 : response.status(), contentType: 'application/json', body });
+      },
+    );
+  }
+}
+
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`the browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`);
@@ -112,6 +180,7 @@ beforeAll(async () => {
   mock = await startMockServer({ clock: FROZEN_AT, seed: 19, webhookTimeout: 600_000 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await serveMissingReportRoutes(context);
   main = watch(await context.newPage());
 });
 
@@ -125,7 +194,7 @@ describe('the dashboard in a browser (contract §4.4)', () => {
     const response = await main.page.goto(`${mock.url}/__admin/ui`);
     expect(response?.status()).toBe(200);
     // The names contract §4.4 fixes, written out on purpose: a renamed region must fail here.
-    for (const name of ['Clock', 'Accounts', 'Requests', 'Scenarios', 'Webhooks']) {
+    for (const name of ['Clock', 'Accounts', 'Requests', 'Scenarios', 'Webhooks', 'Findings']) {
       await region(main.page, name).waitFor({ timeout: WAIT_MS });
     }
     // What the browser received for the page: its one document (script and style are inlined), headers included.
@@ -431,6 +500,94 @@ describe('the dashboard in a browser (contract §4.4)', () => {
   });
 });
 
+describe('findings, coverage and downloads in the dashboard (contract §5.1–§5.3)', () => {
+  it('contract §5.1: a finding opens its requests and shows them in Requests, where the entry that raised it is marked', async () => {
+    const get = async (path: string) =>
+      (await fetch(`${mock.apiUrl}${path}`, { headers: { Authorization: `Bearer ${KEYS.free}` } })).headers.get('request-id')!;
+    const first = await get('/status');
+    const second = await get('/status');
+    const other = await get('/status');
+    const finding = {
+      id: 'fnd_000000000001',
+      object: 'finding',
+      rule: 'retry-after-ignored',
+      severity: 'error',
+      section: 'spec §8',
+      message: 'Retry-After asked 30 s; the next request came 0 s later. Wait the seconds Retry-After gives.',
+      account_id: ACCOUNTS.free,
+      api_key_id: 'key_free_default',
+      operation_id: null,
+      request_ids: [first, second],
+      delivery_ids: [],
+      created_at: FROZEN_AT,
+    };
+    const page = await context.newPage();
+    const watched = watch(page);
+    // The test's own finding (the shape of GET /__admin/findings), and the journal's entries of its
+    // requests carrying its id in `finding_ids` as contract §5.1 says: answered by the test until the
+    // sandbox raises findings on this branch; the rest of the journal is the sandbox's own.
+    await page.route('**/__admin/findings?*', (route) => route.fulfill({ json: { object: 'list', data: [finding], has_more: false } }));
+    await page.route('**/__admin/requests?*', async (route) => {
+      const response = await route.fetch();
+      const page_ = (await response.json()) as { data: Array<{ request_id: string; finding_ids?: string[] }> };
+      for (const entry of page_.data) entry.finding_ids = finding.request_ids.includes(entry.request_id) ? [finding.id] : [];
+      await route.fulfill({ response, json: page_ });
+    });
+    await page.goto(`${mock.url}/__admin/ui`);
+    const requests = region(page, 'Requests');
+    await requests.locator(`[data-request-id="${other}"]`).waitFor({ timeout: WAIT_MS });
+    // The entries that raised it are marked; the other one is not.
+    await requests.locator(`[data-request-id="${first}"]`).getByRole('img', { name: 'raised a finding' }).waitFor({ timeout: WAIT_MS });
+    expect(await requests.locator(`[data-request-id="${other}"]`).getByRole('img', { name: 'raised a finding' }).count()).toBe(0);
+
+    const findings = region(page, 'Findings');
+    const item = findings.getByRole('listitem').filter({ hasText: 'retry-after-ignored' });
+    await item.getByText('error', { exact: true }).waitFor({ timeout: WAIT_MS });
+    await item.getByText('retry-after-ignored', { exact: true }).click();
+    await item.getByText('Section').waitFor({ timeout: WAIT_MS });
+    await findings.screenshot({ path: path.join(SCREENSHOTS, 'findings.png') });
+    await item.getByRole('button', { name: `Show requests of ${finding.id}` }).click();
+    // Only its two requests are shown, and the way back to the whole journal.
+    await eventually(async () => (await requests.locator('li.entry:not([hidden])').count()) === 2, "only the finding's two requests shown");
+    const shown = await requests
+      .locator('li.entry:not([hidden])')
+      .evaluateAll((items) => items.map((li) => li.getAttribute('data-request-id')));
+    expect(shown.sort()).toEqual([first, second].sort());
+    await requests.getByText(`Only the requests of ${finding.id}`).waitFor({ timeout: WAIT_MS });
+    await requests.getByRole('button', { name: 'Show all requests' }).click();
+    await requests.locator(`li.entry[data-request-id="${other}"]:not([hidden])`).waitFor({ timeout: WAIT_MS });
+    await page.close();
+    expect(unexpectedErrors(watched, 0)).toEqual([]);
+  });
+
+  it('contract §5.2, §5.3: an opened account shows its coverage, and Download HAR and Download snapshot save what the admin API answers', async () => {
+    const page = await context.newPage();
+    const watched = watch(page);
+    await page.goto(`${mock.url}/__admin/ui`);
+    const accounts = region(page, 'Accounts');
+    const account = accounts.getByRole('listitem').filter({ hasText: ACCOUNTS.paid }).first();
+    await account.getByText(ACCOUNTS.paid, { exact: true }).click();
+    await account.getByText('Coverage', { exact: true }).click();
+    const table = account.getByRole('table', { name: `Coverage of ${ACCOUNTS.paid}` });
+    await table.waitFor({ timeout: WAIT_MS });
+    // A header row and one per /v1 operation the answer lists.
+    expect(await table.getByRole('row').count()).toBeGreaterThan(1);
+    await accounts.screenshot({ path: path.join(SCREENSHOTS, 'account-coverage.png') });
+
+    for (const [name, file, route] of [
+      [`Download HAR of ${ACCOUNTS.paid}`, `${ACCOUNTS.paid}.har`, '/__admin/requests.har'],
+      [`Download snapshot of ${ACCOUNTS.paid}`, `${ACCOUNTS.paid}.snapshot.json`, `/__admin/accounts/${ACCOUNTS.paid}/snapshot`],
+    ] as const) {
+      const [download] = await Promise.all([page.waitForEvent('download'), account.getByRole('button', { name }).click()]);
+      expect(download.suggestedFilename()).toBe(file);
+      const saved = readFileSync(await download.path(), 'utf8');
+      expect(saved).toBe(served.get(route));
+    }
+    await page.close();
+    expect(unexpectedErrors(watched, 0)).toEqual([]);
+  });
+});
+
 describe('the live Requests list after a sandbox reset (contract §4.4)', () => {
   it('contract §4.4: after POST /__admin/reset (request ids restart) the list shows the new journal, not the old entries', async () => {
     const requests = region(main.page, 'Requests');
@@ -446,7 +603,7 @@ describe('the live Requests list after a sandbox reset (contract §4.4)', () => 
 });
 
 describe('the dashboard with an admin token configured (contract §4.4)', () => {
-  it('contract §4.4: the page asks for the token once, keeps it in the tab, and shows the sandbox', async () => {
+  it('contract §4.4, §5.3: the page asks for the token once, keeps it in the tab, shows the sandbox, and sends it with a download', async () => {
     const guarded = await startMockServer({ clock: FROZEN_AT, adminToken: 'open-sesame' });
     try {
       const page = await context.newPage();
@@ -460,6 +617,16 @@ describe('the dashboard with an admin token configured (contract §4.4)', () => 
       await page.reload();
       await region(page, 'Clock').getByText(FROZEN_AT.slice(0, 19)).waitFor({ timeout: WAIT_MS });
       expect(await page.getByLabel('Admin token').isVisible()).toBe(false);
+      // A download is a fetch too (a plain link could not send the header): it carries the token.
+      const account = region(page, 'Accounts').getByRole('listitem').filter({ hasText: ACCOUNTS.free }).first();
+      await account.getByText(ACCOUNTS.free, { exact: true }).click();
+      const sent = page.waitForRequest((request) => request.url().endsWith(`/__admin/accounts/${ACCOUNTS.free}/snapshot`));
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        account.getByRole('button', { name: `Download snapshot of ${ACCOUNTS.free}` }).click(),
+      ]);
+      expect((await sent).headers()['x-admin-token']).toBe('open-sesame');
+      expect(download.suggestedFilename()).toBe(`${ACCOUNTS.free}.snapshot.json`);
       await page.close();
       // The 401s before the token was given are the browser's own "failed to load" lines; nothing else.
       expect(unexpectedErrors(watched, 0).filter((text) => !text.includes('401'))).toEqual([]);
