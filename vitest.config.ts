@@ -35,9 +35,11 @@ export default defineConfig({
           setupFiles: ['test/support/contract-setup.ts'],
           // Timeouts only catch hangs; no assertion depends on speed. They are generous so
           // that a machine whose other core is busy still passes: hooks and tests that do real work
-          // (start a CLI, build a fixture world) can take several times their idle duration.
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // (start a CLI, build a fixture world) can take several times their idle duration. The
+          // heaviest (1 GB of bodies through the budgets, the soaks, npx's start and stop) took over
+          // 60 s at a load average of 20 on 2 cores while passing alone in 35–115 s: 180 s.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
           // Every success body written by a compiled serializer is checked against JSON.stringify
           // (src/operations/serializer.ts): a body that strays from its schema fails its test.
           env: { CCM_VERIFY_SERIALIZATION: '1' },
