@@ -15,7 +15,7 @@ export const LAYERS = [
   { name: 'page', why: 'the dashboard page: browser code and its built assets, importing nothing of the server', units: ['ui/'] },
   { name: 'foundation', why: 'errors, virtual clock, seeded ids', units: ['errors/', 'clock/', 'random.ts', 'package-dirs.ts'] },
   { name: 'store', why: 'records, collections, the account-scoped store', units: ['store/'] },
-  { name: 'protocol', why: 'deprecation, rate limits, idempotency, journal, Prefer: no Koa', units: ['protocol/'] },
+  { name: 'protocol', why: 'deprecation, rate limits, idempotency, journal, Prefer, findings: no Koa', units: ['protocol/', 'findings/'] },
   { name: 'config', why: 'options and CLI settings', units: ['config/'] },
   { name: 'jobs', why: 'job timelines, outcome rules, credit settling', units: ['jobs/'] },
   { name: 'declarations', why: 'fixture loading; the operation declaration kit', units: ['fixture/', 'operations/'] },

@@ -8,6 +8,7 @@ import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import { isUnder } from './path-prefix.js';
 import { answeredNothing } from './faults.js';
 import { replyStatus, replyText } from './reply.js';
+import { instantOf, observeFindings } from './observe-findings.js';
 
 /** Bodies the journal reads itself are capped like parsed ones (1 MiB): past it, not kept. */
 const MAX_KEPT_BODY_BYTES = 1024 * 1024;
@@ -129,21 +130,29 @@ function finishWhenBodyArrives(ctx: SandboxContext, journal: RequestJournal, fin
   void read.finally(() => reads.delete(read));
 }
 
+/**
+ * Also where findings (contract §5.1) hear that a /v1 request finished: they are derived here, with
+ * the body the journal reads, whether the journal keeps entries or not, and the entry lists them.
+ */
 export function journal(prefix: string): SandboxMiddleware {
   return function journalMiddleware(ctx, next) {
-    if (!isUnder(ctx.path, prefix) || ctx.state.world.journal.capacity === 0) return next();
+    const world = ctx.state.world;
+    if (!isUnder(ctx.path, prefix) || (world.journal.capacity === 0 && world.findings === undefined)) return next();
     return record(ctx, next);
   };
 }
 
 async function record(ctx: SandboxContext, next: Next): Promise<void> {
-  const { journal, clock } = ctx.state.world;
+  const { journal, clock, findings } = ctx.state.world;
+  // Real time and the sandbox clock; the account's own clock, once the caller is known, in `finally`.
+  const arrivedReal = findings ? ctx.state.world.realTime() : 0;
+  const at = clock.now();
   const ticket = journal.arrive({
     request_id: ctx.state.requestId,
     method: ctx.method,
     path: ctx.path,
     querystring: ctx.querystring,
-    at: clock.now(),
+    at,
   });
   try {
     await next();
@@ -169,14 +178,21 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
     };
     // The account was reset or deleted while this request ran (contract §4.1): no entry of it stays.
     const forgotten = known && ctx.state.world.store.forAccount(caller.account.id) !== caller.account;
+    const arrived = { real: arrivedReal, virtual: ctx.state.arrivedAt ?? at };
+    const answered = findings ? instantOf(ctx) : arrived;
+    const finish = (raw: string | undefined) => {
+      // A body answered early by a scenario still counts in "the same request" (contract §5): read first.
+      const finding_ids = findings ? observeFindings(ctx, raw, arrived, answered) : NONE;
+      journal.finish(ticket, { ...outcome, raw_body: raw, finding_ids });
+    };
     if (forgotten) {
       // Its place stays unanswered, so it is never listed.
     } else if (outcome.raw_body === undefined && hasUnreadBody(ctx)) {
       // Answered before its body was read (a 401, a 429): the answer leaves now, and the entry is
       // finished once the body has arrived, never holding the answer back (issue 13.13).
-      finishWhenBodyArrives(ctx, journal, (raw) => journal.finish(ticket, { ...outcome, raw_body: raw }));
+      finishWhenBodyArrives(ctx, journal, finish);
     } else {
-      journal.finish(ticket, outcome);
+      finish(outcome.raw_body);
     }
   }
 }

@@ -72,6 +72,8 @@ export interface JournalEntry {
   body_truncated?: TruncatedBody;
   /** What the client got (contract §4.4); null when nothing was answered (a fault before the operation). */
   response: JournalResponse | null;
+  /** The findings this request raised (contract §5.1), in the order raised. */
+  finding_ids: string[];
 }
 
 /** An answer as the journal shows it: its status, and its body as sent (the JSON value, or the text when not JSON; null without one or past 1 MiB). */
@@ -113,6 +115,8 @@ export interface JournalOutcome {
   response_text?: string | undefined;
   /** Whether `response_text` is JSON (every answer the sandbox writes itself is). */
   response_json?: boolean;
+  /** The findings the request raised (contract §5.1). */
+  finding_ids?: readonly string[];
 }
 
 export interface JournalFilter {
@@ -156,6 +160,7 @@ class Slot {
   idempotent_replayed = false;
   scenario_ids: readonly string[] = NO_SCENARIOS;
   fault: JournalFault | null = null;
+  finding_ids: readonly string[] = NO_SCENARIOS;
   raw_body: string | undefined = undefined;
   /** The whole request body's UTF-8 length when `raw_body` holds only its head; -1 when it is whole. */
   body_bytes = -1;
@@ -184,6 +189,7 @@ class Slot {
       body: this.body_bytes < 0 ? parseBody(this.raw_body) : null,
       ...(this.body_bytes < 0 ? undefined : { body_truncated: { bytes: this.body_bytes, head: this.raw_body ?? '' } }),
       response: this.status === null ? null : this.response(this.status),
+      finding_ids: [...this.finding_ids],
     };
   }
 
@@ -202,6 +208,7 @@ class Slot {
     this.raw_body = undefined;
     this.response_text = undefined;
     this.scenario_ids = NO_SCENARIOS;
+    this.finding_ids = NO_SCENARIOS;
     this.weight = 0;
   }
 }
@@ -364,6 +371,7 @@ export class RequestJournal {
     slot.idempotent_replayed = outcome.idempotent_replayed;
     slot.scenario_ids = outcome.scenario_ids.length === 0 ? NO_SCENARIOS : outcome.scenario_ids;
     slot.fault = outcome.fault;
+    slot.finding_ids = outcome.finding_ids === undefined || outcome.finding_ids.length === 0 ? NO_SCENARIOS : outcome.finding_ids;
     slot.response_json = outcome.response_json ?? true;
     if (outcome.at !== undefined) slot.at = outcome.at;
     this.keepBodies(slot, outcome.raw_body, outcome.response_text);

@@ -24,6 +24,7 @@ function forgetActivity(world: World, account: AccountStore): void {
   const keyIds = keyIdsOf(account);
   world.idempotency.forget(account.id);
   world.journal.forget(account.id);
+  world.findings?.forget(account.id);
   world.scenarios.retireScoped(account.id, keyIds);
   world.scenarios.restartChance(account.id);
   // An own clock's limiter goes with its domain; on the shared one only this account's keys are dropped.

@@ -31,6 +31,7 @@ import type { ClockBirth } from './account-clock.js';
 import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenant.js';
 import { servicesOnClock, type TimeDomain } from './time-domain.js';
 import { WebhookHub } from '../webhooks/hub.js';
+import { Findings } from '../findings/findings.js';
 
 export type { NewApiKey } from '../operations/types.js';
 
@@ -82,6 +83,8 @@ export class World implements HandlerServices {
   readonly realTime: RealTimeSource;
   /** Webhook endpoints, events and deliveries (contract §4.3); closed when the world is replaced. */
   readonly webhooks: WebhookHub;
+  /** Where clients broke the service's rules (contract §5.1); undefined when `findingsBudget` is 0. */
+  readonly findings: Findings | undefined;
 
   /** Boots a generation: the fixture's accounts and keys, then the `scenarios` option's activations. */
   constructor(blueprint: WorldBlueprint) {
@@ -115,7 +118,10 @@ export class World implements HandlerServices {
     this.jobOutcomeRules = [scenarios.jobOutcomeRule];
     // Services bound to the sandbox clock, like an own clock's: a request keeps the clock it captured.
     this.sharedTime = { clock: this.clock, rateLimiter: this.rateLimiter, services: servicesOnClock(this, this.clock, this.rateLimiter) };
+    const findings = options.findingsBudget > 0 ? new Findings({ bytesPerAccount: options.findingsBudget }) : undefined;
+    this.findings = findings;
     this.webhooks = new WebhookHub({
+      ...(findings ? { deliveryEnded: (delivery) => findings.deliveryEnded(delivery) } : {}),
       seed: options.seed,
       realTime,
       clockOf: (accountId) => this.timeOf(accountId).clock,

@@ -44,6 +44,7 @@ import { ATTEMPT_TIMEOUT_MS, nextAttemptAt } from './retry-schedule.js';
 import { endpointSecret, signatureHeaders, wrongSecret } from './signing.js';
 import { Connections, sendAttempt } from './transport.js';
 import { DueAccounts } from './due-accounts.js';
+import type { DeliveryObservation } from '../findings/observation.js';
 import { SLICE_BUDGET_MS, WorkSlices } from './work-slices.js';
 
 export interface WebhookHubDeps {
@@ -68,6 +69,8 @@ export interface WebhookHubDeps {
   responseLimit?: number;
   /** Real ms of webhook work per turn of the event loop (default SLICE_BUDGET_MS). */
   sliceBudgetMs?: number;
+  /** Told when a delivery ends: succeeded, or failed after its last retry (findings, contract §5.1). */
+  deliveryEnded?(delivery: DeliveryObservation): void;
 }
 
 /** Deliveries kept per account by default: as many as a test could want to read, bounded under a frozen clock. */
@@ -546,14 +549,33 @@ export class WebhookHub {
     if (outcome.error === null) {
       delivery.status = 'succeeded';
       delivery.nextAt = undefined;
+      this.ended(delivery, outcome.statusCode);
       return;
     }
     // Its endpoint was deleted during the attempt: no retry.
     if (delivery.status !== 'pending') return;
     const next = nextAttemptAt(at, delivery.attempts.length);
     delivery.nextAt = next;
-    if (next === undefined) delivery.status = 'failed';
-    else state.due.put(next, delivery);
+    if (next === undefined) {
+      delivery.status = 'failed';
+      this.ended(delivery, outcome.statusCode);
+    } else state.due.put(next, delivery);
+  }
+
+  private ended(delivery: Delivery, statusCode: number | null): void {
+    const watcher = this.deps.deliveryEnded;
+    if (!watcher || delivery.status === 'pending') return;
+    watcher({
+      deliveryId: delivery.id,
+      accountId: delivery.accountId,
+      endpointId: delivery.endpoint.id,
+      eventType: delivery.event.type,
+      status: delivery.status,
+      wrongSecret: delivery.wrongSecret,
+      lastStatusCode: statusCode,
+      attempts: delivery.attempts.length,
+      at: this.deps.clockOf(delivery.accountId).now(),
+    });
   }
 
   /** ONE real timer for the world: the soonest due account on a running clock. Moved only when that instant changes. */

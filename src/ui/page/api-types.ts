@@ -33,6 +33,8 @@ export interface JournalEntryView {
   /** Only when the body was over the journal's body limit (`body` is then null). */
   body_truncated?: TruncatedBodyView;
   response: { status: number; body: unknown; body_truncated?: TruncatedBodyView } | null;
+  /** The findings the request raised (contract §5.1). */
+  finding_ids: string[];
 }
 
 /** A body over the journal's body limit: its full UTF-8 length and its first bytes, as text. */
