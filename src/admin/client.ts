@@ -9,6 +9,7 @@ import type { EventType } from '../operations/event-types.js';
 import type { DeliveryFilter } from '../webhooks/hub.js';
 import type { EventFilter, WebhookDeliveryView, WebhookEndpoint, WebhookEvent } from '../webhooks/records.js';
 import type { AccountTemplate } from '../fixture/fixture-file.js';
+import type { Finding, FindingFilter } from '../findings/findings.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
 import { accountClock, tenantHandle, type AccountClockSetting, type AccountClockState, type Tenant } from './tenant-handle.js';
 
@@ -78,6 +79,10 @@ export interface AvailableScenario {
 // Type-only: the shapes the sandbox answers, declared once beside the code that builds them.
 export type { ActiveScenarioView as ActiveScenario, ActivationInput as ActivateScenario } from '../scenarios/engine.js';
 export type { JournalEntry } from '../protocol/request-journal.js';
+export type { Finding, RuleName, Severity } from '../findings/findings.js';
+
+/** The filters of `GET /__admin/findings` (contract §5.1). */
+export type FindingsQuery = Partial<FindingFilter>;
 export type { EventType } from '../operations/event-types.js';
 export type { WebhookDeliveryView as WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../webhooks/records.js';
 
@@ -192,6 +197,14 @@ export class AdminClient {
     list: (query: JournalQuery = {}) =>
       this.request<{ object: 'list'; data: JournalEntry[]; has_more: boolean }>('GET', `/requests${queryString(query)}`),
     clear: () => this.request<{ deleted: number }>('DELETE', '/requests'),
+  };
+
+  /** Contract §5.1: where clients broke the service's rules, newest first (docs/findings.md). */
+  readonly findings = {
+    list: (query: FindingsQuery = {}) =>
+      this.request<{ object: 'list'; data: Finding[]; has_more: boolean }>('GET', `/findings${queryString(query)}`),
+    /** All findings, or one account's. */
+    clear: (query: { account_id?: string } = {}) => this.request<{ deleted: number }>('DELETE', `/findings${queryString(query)}`),
   };
 
   /** Another name for `requests`. */

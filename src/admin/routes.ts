@@ -28,6 +28,7 @@ import { advanceClockSchema, clockAdvanceChange, clockSetChange, setClockSchema 
 import { dashboardPage } from './dashboard-route.js';
 import { adminAuth, adminSameSite } from './guard.js';
 import { registerJournalRoutes } from './journal-routes.js';
+import { registerFindingRoutes } from './findings-routes.js';
 import { adminRoute, bodyOf, pathParam } from './route-kit.js';
 import { registerScenarioRoutes } from './scenario-routes.js';
 import { listAccounts, registerTenantRoutes } from './tenant-routes.js';
@@ -224,5 +225,6 @@ export function buildAdminRouter(): Router<SandboxState> {
   registerScenarioRoutes(route);
   registerJournalRoutes(route);
   registerWebhookRoutes(route, accountOr404);
+  registerFindingRoutes(route);
   return router;
 }

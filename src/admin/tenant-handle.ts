@@ -3,7 +3,7 @@
  * before (`const { account, api_key } = …` still works), plus the controls a test reaches for:
  * `tenant.clock.advance(60)`, `tenant.reset()`, `tenant.delete()`.
  */
-import type { AccountStateSnapshot, AdminAccount, AdminApiKey, AdminClient } from './client.js';
+import type { AccountStateSnapshot, AdminAccount, AdminApiKey, AdminClient, Finding, FindingsQuery } from './client.js';
 
 /** `"clock"` of an account: its instant, its mode, and whether it is the sandbox clock. */
 export interface AccountClockState {
@@ -36,6 +36,8 @@ export interface Tenant {
   state(): Promise<AccountStateSnapshot>;
   /** Back to its state right after creation: same id, keys, tokens and records; fresh counters. */
   reset(): Promise<AdminAccount>;
+  /** Contract §5.1: this account's findings, newest first (`rule`, `severity`, `limit`… filter them). */
+  findings(query?: Omit<FindingsQuery, 'account_id'>): Promise<{ object: 'list'; data: Finding[]; has_more: boolean }>;
   /** Gone with everything of it; its token answers 401 from then on. */
   delete(): Promise<{ id: string; object: 'account'; deleted: true }>;
 }
@@ -64,6 +66,7 @@ export function tenantHandle(admin: AdminClient, created: { account: AdminAccoun
       tenant.account = (await admin.accounts.reset(id)).account;
       return tenant.account;
     },
+    findings: (query = {}) => admin.findings.list({ ...query, account_id: id }),
     delete: () => admin.accounts.delete(id),
   };
   return tenant;
