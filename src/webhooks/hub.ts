@@ -70,7 +70,7 @@ export interface WebhookHubDeps {
   /** Real ms of webhook work per turn of the event loop (default SLICE_BUDGET_MS). */
   sliceBudgetMs?: number;
   /** Told when a delivery ends: succeeded, or failed after its last retry (findings, contract §5.1). */
-  deliveryEnded?(delivery: DeliveryObservation): void;
+  deliveryEnded?: (delivery: DeliveryObservation) => void;
 }
 
 /** Deliveries kept per account by default: as many as a test could want to read, bounded under a frozen clock. */
@@ -563,9 +563,8 @@ export class WebhookHub {
   }
 
   private ended(delivery: Delivery, statusCode: number | null): void {
-    const watcher = this.deps.deliveryEnded;
-    if (!watcher || delivery.status === 'pending') return;
-    watcher({
+    if (!this.deps.deliveryEnded || delivery.status === 'pending') return;
+    this.deps.deliveryEnded({
       deliveryId: delivery.id,
       accountId: delivery.accountId,
       endpointId: delivery.endpoint.id,
