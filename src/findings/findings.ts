@@ -5,7 +5,7 @@
  */
 import type { Finding, RaisedFinding } from './finding.js';
 import type { DeliveryObservation, RequestObservation } from './observation.js';
-import { FindingRules } from './rules.js';
+import { credentialOf, FindingRules } from './rules.js';
 import { FindingStore, type FindingFilter } from './store.js';
 
 export interface FindingsOptions {
@@ -28,6 +28,15 @@ export class Findings {
   /** A /v1 request finished: the ids of the findings it completed (its journal entry lists them). */
   requestFinished(observation: RequestObservation): readonly string[] {
     return this.keep(this.rules.request(observation));
+  }
+
+  /**
+   * False when a request of this credential answered `status` cannot complete any finding: nothing is
+   * pending for the credential and the answer is a plain success. The caller then skips building
+   * the observation (the common case: one map lookup per request).
+   */
+  mayRaise(apiKeyId: string | null, callerIp: string, status: number | null): boolean {
+    return status === null || status >= 300 || this.rules.watches(credentialOf(apiKeyId, callerIp));
   }
 
   /** A webhook delivery ended (succeeded, or failed after its last retry). */

@@ -93,6 +93,11 @@ function pushBounded(list: string[], id: string): void {
 
 const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(3).replace(/\.?0+$/, '')} s`;
 
+/** The state's key: the key id (`key_…`), or `ip:` and the address for requests without a known key. */
+export function credentialOf(apiKeyId: string | null, callerIp: string): string {
+  return apiKeyId ?? `ip:${callerIp}`;
+}
+
 export class FindingRules {
   private readonly states = new BoundedMap<string, CredentialState>(BOUNDS.credentials);
   /** Per account (or '' for requests without a known key): operations already reported as deprecated. */
@@ -101,7 +106,7 @@ export class FindingRules {
   /** The findings this finished request completes, in the table's order. */
   request(o: RequestObservation): RaisedFinding[] {
     const raised: RaisedFinding[] = [];
-    const credential = o.apiKeyId === null ? `ip:${o.callerIp}` : `key:${o.apiKeyId}`;
+    const credential = credentialOf(o.apiKeyId, o.callerIp);
     let state = this.states.get(credential);
     const base = { account_id: o.accountId, api_key_id: o.apiKeyId, operation_id: o.operationId, delivery_ids: [], at: o.answered.virtual };
     let signature: string | undefined;
@@ -326,6 +331,11 @@ export class FindingRules {
   forget(accountId: string): void {
     for (const [credential, state] of this.states) if (state.accountId === accountId) this.states.delete(credential);
     this.deprecated.delete(accountId);
+  }
+
+  /** Whether anything is pending for this credential: otherwise only an unusual answer can raise a finding. */
+  watches(credential: string): boolean {
+    return this.states.has(credential);
   }
 
   /** How many credentials have a state (tests of "a client that breaks no rule holds nothing"). */

@@ -72,6 +72,15 @@ function observation(ctx: SandboxContext, raw: string | undefined, arrived: Inst
 export function observeFindings(ctx: SandboxContext, raw: string | undefined, arrived: Instant, answered: Instant): readonly string[] {
   const findings = ctx.state.world.findings;
   if (!findings) return NONE;
+  const { caller, fault, operation, headers } = ctx.state;
+  const known = caller?.kind === 'api_key';
+  const plain =
+    fault === undefined &&
+    operation?.operationId !== 'getJob' &&
+    headers.get('Deprecation') === undefined &&
+    !findings.mayRaise(known ? caller.key.id : null, caller?.kind === 'anonymous' ? caller.ip : clientIp(ctx), replyStatus(ctx));
+  // Nothing pending for this credential and a plain success: no rule can fire (closed-early aside).
+  if (plain && !ctx.req.socket?.destroyed) return NONE;
   try {
     return findings.requestFinished(observation(ctx, raw, arrived, answered));
   } catch {
