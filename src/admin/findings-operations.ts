@@ -2,7 +2,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { RULE_NAMES, SEVERITIES, UnknownFindingCursor, type FindingFilter } from '../findings/findings.js';
 import { findingsModule } from '../findings/world-module.js';
-import { bodiesArrived } from '../http/journal.js';
+import { BODY_ARRIVAL_WAIT_MS, bodiesArrived } from '../http/journal.js';
 import type { JsonSchema } from '../operations/types.js';
 import { deletedCountSchema, findingSchema, listSchema } from './answer-schemas.js';
 import { adminOperation } from './route-kit.js';
@@ -41,7 +41,7 @@ export const FINDINGS_OPERATIONS = [
       const instance = world.module(findingsModule);
       // A request answered before its body was read is judged once the body has arrived.
       await bodiesArrived(world.journal);
-      await instance?.settled();
+      await instance?.settled(BODY_ARRIVAL_WAIT_MS);
       try {
         const page = instance?.findings?.list(request.query as FindingFilter) ?? { data: [], has_more: false };
         return { object: 'list' as const, data: page.data, has_more: page.has_more };

@@ -83,8 +83,11 @@ function observation(exchange: FindingsExchange, body: unknown): RequestObservat
 export interface FindingsInstance {
   /** Undefined when findings are off (`findingsBudget: 0`). */
   readonly findings: Findings | undefined;
-  /** Resolves once the requests answered before their body arrived have been judged (bounded by the caller). */
-  settled(): Promise<void>;
+  /**
+   * Resolves once the requests answered before their body arrived have been judged, or after
+   * `boundMs` (real time: a client that never finishes its body cannot stall a listing).
+   */
+  settled(boundMs: number): Promise<void>;
   accountReset?(accountId: string): void;
   accountDeleted?(accountId: string): void;
   requestFinished?(exchange: FindingsExchange): void;
@@ -113,8 +116,12 @@ export const findingsModule = {
     const forget = (accountId: string) => findings.forget(accountId);
     return {
       findings,
-      async settled() {
-        if (judging.size > 0) await Promise.all(judging);
+      async settled(boundMs) {
+        if (judging.size === 0) return;
+        let timer: NodeJS.Timeout | undefined;
+        const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
+        await Promise.race([Promise.all(judging), bound]);
+        clearTimeout(timer);
       },
       accountReset: forget,
       accountDeleted: forget,
