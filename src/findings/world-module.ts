@@ -142,6 +142,8 @@ export const findingsModule = {
         void done.finally(() => judging.delete(done));
       },
       deliveryEnded(delivery) {
+        // Ended by its endpoint's deletion: the test's doing, not the receiver's.
+        if (delivery.endpointDeleted) return;
         guarded(() => {
           findings.deliveryEnded({
             deliveryId: delivery.deliveryId,

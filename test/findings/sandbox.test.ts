@@ -139,6 +139,24 @@ describe('contract §5.1: findings of real requests', () => {
       await receiver.close();
     }
   });
+
+  it('webhook-delivery-failed: a delivery that ends because its endpoint was deleted does not count', async () => {
+    const { mock } = sandbox;
+    const tenant = await newTenant(mock, { clock: 'frozen' });
+    const receiver = await startReceiver(() => 500);
+    try {
+      const endpoint = await mock.admin.webhooks.createEndpoint({ account_id: tenant.id, url: receiver.url, events: ['*'] });
+      await mock.admin.webhooks.trigger({ account_id: tenant.id, type: 'job.completed' });
+      await receiver.received(1);
+      await expect.poll(async () => (await mock.admin.webhooks.deliveries({ account_id: tenant.id })).data[0]?.attempts.length).toBe(1);
+      await mock.admin.webhooks.deleteEndpoint(endpoint.id);
+      const [delivery] = (await mock.admin.webhooks.deliveries({ account_id: tenant.id })).data;
+      expect(delivery!.status).toBe('failed');
+      expect(await rules(tenant)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
 });
 
 describe('contract §5.1: the admin routes', () => {

@@ -144,6 +144,7 @@ describe('world modules: one lifecycle for every part of a world', () => {
         outcome: 'succeeded',
         attempts: 1,
         badlySigned: false,
+        endpointDeleted: false,
         lastStatus: 204,
       },
     ]);
