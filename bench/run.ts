@@ -18,6 +18,8 @@
  *   9. neighbours: another tenant's latency beside an idle baseline, peak RSS and admin listing sizes
  *      while one tenant sends 1 GB of hostile payloads, 10,000 due jobs, 3,000 running clocks with
  *      webhooks (bench/neighbours.ts; `--scale 0.1` for a quick look).
+ *  10. findings: GET /v1/status, GET /v1/experiences and POST /v1/auth/keys with findings on and
+ *      off, side by side (bench/findings.ts).
  * Every loop is bounded in count and time; the whole run takes about four minutes on 2 cores, plus a
  * few for the neighbours section at full size.
  */
@@ -33,6 +35,7 @@ import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, type MockApp } from '../src/app.js';
 import { filters } from './filters.js';
+import { findingsCost } from './findings.js';
 import { GOALS, neighbours } from './neighbours.js';
 import { listenerOf } from './koa-listener.js';
 import { cpuMs, fmt, load, median, percentile, pickDriver, rssMiB, startChild, type ChildServer, type LoadResult } from './lib.js';
@@ -595,7 +598,7 @@ async function main(): Promise<void> {
     `Command: \`npm run bench\`. Machine: ${os.cpus().length} × ${cpu}, ${fmt(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}.`,
   );
   out();
-  // `--only throughput|in-process|cold|pages|jobs|memory|filters|tenants|neighbours` runs one section (a quick look; the targets table then shows n/a).
+  // `--only throughput|in-process|cold|pages|jobs|memory|filters|tenants|neighbours|findings` runs one section (a quick look; the targets table then shows n/a).
   const only = process.argv[process.argv.indexOf('--only') + 1];
   const wanted = (section: string) => !process.argv.includes('--only') || only === section;
   const { rss, statusRatio, floorRatio, cpuRatio } = wanted('throughput')
@@ -609,6 +612,7 @@ async function main(): Promise<void> {
   const filterRatio = wanted('filters') ? await filters(out) : NaN;
   const tenant = wanted('tenants') ? await tenants() : undefined;
   const neighbour = wanted('neighbours') ? await neighbours(out) : undefined;
+  const findings = wanted('findings') ? await findingsCost(out) : undefined;
   out('## Targets');
   out();
   out('| target | measured | met |');
@@ -654,6 +658,10 @@ async function main(): Promise<void> {
   );
   out(
     `| neighbours: another tenant's p99 < ${GOALS.p99Ms} ms under every load (worst; idle baseline ${fmt(neighbour?.idleP99 ?? NaN, 1)} ms) | ${fmt(neighbourP99, 1)} ms | ${met(neighbourP99, neighbourP99 < GOALS.p99Ms)} |`,
+  );
+  const findingsWorst = findings?.worst ?? NaN;
+  out(
+    `| findings on ≥ 0.95 × off on GET /v1/status, GET /v1/experiences, POST /v1/auth/keys (worst) | ${fmt(findingsWorst, 3)} × | ${met(findingsWorst, findingsWorst >= 0.95)} |`,
   );
   out();
   out(`Whole run: ${fmt((performance.now() - started) / 1000)} s.`);

@@ -32,7 +32,11 @@ export const LAYERS = [
   { name: 'jobs', why: 'job timelines, outcome rules, credit settling', units: ['jobs/'] },
   { name: 'declarations', why: 'fixture loading; the operation declaration kit', units: ['fixture/', 'operations/'] },
   { name: 'webhooks', why: 'endpoints, events, signed deliveries on the account clocks', units: ['webhooks/'] },
-  { name: 'features', why: 'the scenario engine; the resources and their events', units: ['scenarios/', 'resources/'] },
+  {
+    name: 'features',
+    why: 'the scenario engine; the resources and their events; findings over requests and deliveries',
+    units: ['scenarios/', 'resources/', 'findings/'],
+  },
   { name: 'sandbox', why: 'boots the world, reset replaces it; tenants (own clocks, reset, delete)', units: ['sandbox/'] },
   { name: 'http', why: 'middlewares, /v1 router, response writer', units: ['http/'] },
   { name: 'openapi', why: 'the OpenAPI document of /v1', units: ['openapi/'] },

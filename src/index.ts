@@ -16,7 +16,11 @@ export {
   type AvailableScenario,
   type JournalEntry,
   type JournalQuery,
+  type Finding,
+  type FindingsQuery,
 } from './admin/client.js';
+export { expectNoFindings, describeFindings, FindingsError, type FindingsSource } from './findings/expect-no-findings.js';
+export { RULES as FINDING_RULES } from './findings/finding.js';
 export { ConfigError } from './errors/config-error.js';
 export { resolveOptions, type MockOptions, type ResolvedOptions } from './config/options.js';
 export { DataFileError } from './errors/data-file-error.js';

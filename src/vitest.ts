@@ -22,6 +22,7 @@ import type { MockOptions } from './config/options.js';
 import { startMockServer } from './server.js';
 
 export { useTenant, type UseTenantOptions } from './vitest-tenant.js';
+export { expectNoFindings, describeFindings, FindingsError, type FindingsSource } from './findings/expect-no-findings.js';
 export type { Tenant, TenantClock, AccountClockState, AccountClockSetting } from './admin/tenant-handle.js';
 
 /** What the setup provides under the key `creatorCommerceMock`. */

@@ -1,3 +1,4 @@
+const { expectNoFindings } = require('creator-commerce-mock');
 const { useTenant } = require('./tenant');
 
 const tenant = useTenant({ plan: 'free' });
@@ -14,3 +15,6 @@ test('a forced 429 carries Retry-After, for this tenant only', async () => {
   expect(res.status).toBe(429);
   expect(res.headers.get('retry-after')).toBe('9');
 });
+
+// Findings (docs/findings.md): fails listing each rule the client broke, with its requests.
+test('the client broke none of the service’s rules', () => expectNoFindings(tenant.handle));

@@ -10,6 +10,8 @@ function useTenant(options = { plan: 'free' }) {
     const created = await admin.accounts.create(options);
     tenant.account = created.account;
     tenant.token = created.api_key.token;
+    // The typed handle: `tenant.handle.findings()`, `tenant.handle.clock.advance(60)`.
+    tenant.handle = created;
   });
   afterAll(() => admin.accounts.delete(tenant.account.id));
   return tenant;

@@ -3,6 +3,7 @@
  * `title` names a schema in the document's components. test/admin/openapi.test.ts checks real
  * answers against them, so they describe what the routes send.
  */
+import { RULE_NAMES, SEVERITIES } from '../findings/findings.js';
 import { EVENT_TYPES } from '../operations/event-types.js';
 import { nullableTimestampSchema, timestampSchema } from '../operations/schemas.js';
 import type { JsonSchema } from '../operations/types.js';
@@ -137,6 +138,7 @@ export const journalEntrySchema = object(
     idempotent_replayed: { type: 'boolean' },
     scenario_ids: { type: 'array', items: string },
     fault: nullableString,
+    finding_ids: { type: 'array', items: string, description: 'The findings this request raised (contract §5.1).' },
     timestamp: timestampSchema,
     body: { description: 'The JSON body as sent; null when none was sent, it was not JSON, or it was truncated.' },
     body_truncated: truncatedBody,
@@ -149,6 +151,21 @@ export const journalEntrySchema = object(
   },
   ['body_truncated'],
 );
+
+export const findingSchema = object('Finding', {
+  id: { type: 'string', pattern: '^fnd_' },
+  object: { const: 'finding' },
+  rule: { enum: [...RULE_NAMES] },
+  severity: { enum: [...SEVERITIES] },
+  section: { type: 'string', description: 'The spec or contract section the rule comes from.' },
+  message: string,
+  account_id: nullableString,
+  api_key_id: nullableString,
+  operation_id: nullableString,
+  request_ids: { type: 'array', items: string, description: 'The journal request ids that show it, in order of arrival.' },
+  delivery_ids: { type: 'array', items: string },
+  created_at: timestampSchema,
+});
 
 const eventType: JsonSchema = { enum: [...EVENT_TYPES] };
 

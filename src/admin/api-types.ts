@@ -9,6 +9,7 @@
  */
 import type { ClockMode } from '../clock/virtual-clock.js';
 import type { AccountTemplate } from '../fixture/fixture-file.js';
+import type { Finding, FindingFilter, RuleName, Severity } from '../findings/findings.js';
 import type { EventType } from '../operations/event-types.js';
 import type { JournalEntry, JournalFilter, TruncatedBody } from '../protocol/request-journal.js';
 import type { ActivationInput, ActiveScenarioView } from '../scenarios/engine.js';
@@ -19,6 +20,7 @@ import type { DeliveryAttempt, EventFilter, WebhookDeliveryView, WebhookEndpoint
 import type { accountState } from './account-state.js';
 
 export type { AccountTemplate, ActivationInput, ActiveScenarioView, EventFilter, EventType, JournalEntry, PinnedRecords, Plan };
+export type { Finding, RuleName, Severity };
 export type { DeliveryAttempt, TruncatedBody, WebhookDeliveryView, WebhookEndpoint, WebhookEvent };
 
 /** `"clock"` of an account: its instant, its mode, and whether it is the sandbox clock. */
@@ -104,6 +106,8 @@ export interface ListPage<T> {
 
 export type JournalQuery = Partial<JournalFilter>;
 export type DeliveryQuery = Partial<DeliveryFilter>;
+/** The filters of `GET /__admin/findings` (contract §5.1). */
+export type FindingsQuery = Partial<FindingFilter>;
 
 export interface CreateKeyInput {
   account_id: string;
@@ -152,6 +156,8 @@ export interface AdminRoutes {
   'DELETE /scenarios': { answer: { deleted: number } };
   'GET /requests': { query: JournalQuery; answer: ListPage<JournalEntry> };
   'DELETE /requests': { answer: { deleted: number } };
+  'GET /findings': { query: FindingsQuery; answer: ListPage<Finding> };
+  'DELETE /findings': { query: { account_id?: string }; answer: { deleted: number } };
   'POST /webhook_endpoints': { body: CreateEndpointInput; answer: WebhookEndpoint };
   'GET /webhook_endpoints': { query: { account_id?: string }; answer: ListPage<WebhookEndpoint> };
   'GET /webhook_endpoints/{id}': { params: Id; answer: WebhookEndpoint };

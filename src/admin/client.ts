@@ -14,6 +14,7 @@ import type {
   CreateKeyInput,
   DeliveryQuery,
   EventType,
+  FindingsQuery,
   JournalQuery,
   RouteAnswer,
   RouteInput,
@@ -34,8 +35,12 @@ export type {
   AvailableScenario,
   ClockState,
   CreateAccountInput,
+  Finding,
+  FindingsQuery,
   JournalEntry,
   JournalQuery,
+  RuleName,
+  Severity,
   PinnedRecords,
   EventType,
   WebhookEndpoint,
@@ -166,6 +171,13 @@ export class AdminClient {
   readonly requests = {
     list: (query: JournalQuery = {}) => this.call('GET /requests', { query }),
     clear: () => this.call('DELETE /requests', {}),
+  };
+
+  /** Contract §5.1: where clients broke the service's rules, newest first (docs/findings.md). */
+  readonly findings = {
+    list: (query: FindingsQuery = {}) => this.call('GET /findings', { query }),
+    /** All findings, or one account's. */
+    clear: (query: { account_id?: string } = {}) => this.call('DELETE /findings', { query }),
   };
 
   /** Another name for `requests`. */

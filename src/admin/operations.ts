@@ -7,6 +7,7 @@
  */
 import type { AdminRouteKey } from './api-types.js';
 import { ACCOUNT_OPERATIONS } from './account-operations.js';
+import { FINDINGS_OPERATIONS } from './findings-operations.js';
 import { JOURNAL_OPERATIONS } from './journal-operations.js';
 import { openApiOperation, type AdminFeature } from './openapi-document.js';
 import type { AdminOperation } from './route-kit.js';
@@ -32,6 +33,7 @@ export const ADMIN_FEATURES: readonly AdminFeature[] = [
     operations: SCENARIO_OPERATIONS,
   },
   { tag: 'Journal', description: 'What clients sent to /v1 and what they got (contract §3.4, §4.4).', operations: JOURNAL_OPERATIONS },
+  { tag: 'Findings', description: "Where clients broke the service's rules (contract §5.1).", operations: FINDINGS_OPERATIONS },
   {
     tag: 'Webhooks',
     description: 'Webhook endpoints, the delivery log and triggered events (contract §4.3).',
@@ -49,5 +51,6 @@ type Declared =
   | (typeof TENANT_OPERATIONS)[number]['route']
   | (typeof SCENARIO_OPERATIONS)[number]['route']
   | (typeof JOURNAL_OPERATIONS)[number]['route']
+  | (typeof FINDINGS_OPERATIONS)[number]['route']
   | (typeof WEBHOOK_OPERATIONS)[number]['route'];
 export const EVERY_ROUTE_DECLARED: [Exclude<AdminRouteKey, Declared>] extends [never] ? true : never = true;

@@ -4,7 +4,17 @@
  * `tenant.clock.advance(60)`, `tenant.reset()`, `tenant.delete()`. It calls the routes through the
  * client's `call` (api-types.ts), never the client itself, so the two modules do not import each other.
  */
-import type { AccountClockState, AccountStateSnapshot, AdminAccount, AdminApiKey, AdminCall, SetClockInput } from './api-types.js';
+import type {
+  AccountClockState,
+  AccountStateSnapshot,
+  AdminAccount,
+  AdminApiKey,
+  AdminCall,
+  Finding,
+  FindingsQuery,
+  ListPage,
+  SetClockInput,
+} from './api-types.js';
 
 export type { AccountClockSetting, AccountClockState } from './api-types.js';
 
@@ -29,6 +39,8 @@ export interface Tenant {
   state(): Promise<AccountStateSnapshot>;
   /** Back to its state right after creation: same id, keys, tokens and records; fresh counters. */
   reset(): Promise<AdminAccount>;
+  /** Contract §5.1: this account's findings, newest first (`rule`, `severity`, `limit`… filter them). */
+  findings(query?: Omit<FindingsQuery, 'account_id'>): Promise<ListPage<Finding>>;
   /** Gone with everything of it; its token answers 401 from then on. */
   delete(): Promise<{ id: string; object: 'account'; deleted: true }>;
 }
@@ -58,6 +70,7 @@ export function tenantHandle(call: AdminCall, created: { account: AdminAccount; 
       tenant.account = (await call('POST /accounts/{id}/reset', { params })).account;
       return tenant.account;
     },
+    findings: (query = {}) => call('GET /findings', { query: { ...query, account_id: id } }),
     delete: () => call('DELETE /accounts/{id}', { params }),
   };
   return tenant;

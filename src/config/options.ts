@@ -67,6 +67,11 @@ export interface MockOptions {
   deliveryLogSandboxBudget?: number | string;
   /** Bytes of a webhook receiver's answer read (never inflated); the rest is not read. Default 64 KiB. */
   webhookResponseLimit?: number | string;
+  /**
+   * Bytes of findings (contract §5.1, docs/findings.md) kept per account, besides the 1,000 count:
+   * bytes or `1MiB`. `0` turns findings off. Default 1 MiB.
+   */
+  findingsBudget?: number | string;
   /** `spec`, `off` or `free=N,paid=M`. */
   rateLimit?: string;
   /** One line per request on stderr. */
@@ -100,6 +105,7 @@ export interface ResolvedOptions {
   deliveryLogBudget: number;
   deliveryLogSandboxBudget: number;
   webhookResponseLimit: number;
+  findingsBudget: number;
   rateLimit: RateLimitQuotas;
   rateLimitSetting: string;
   log: boolean;
@@ -128,6 +134,8 @@ export function parseWebhookTimeout(value: unknown, setting = 'webhook-timeout')
 
 /** Defaults of the webhook budgets (README "Testing your webhook receiver"). */
 export const DEFAULT_DELIVERY_LOG_BUDGET = 16 * 1024 ** 2;
+/** Default of `findingsBudget`: bytes of findings kept per account (docs/findings.md). */
+export const DEFAULT_FINDINGS_BUDGET = 1024 ** 2;
 export const DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET = 256 * 1024 ** 2;
 export const DEFAULT_WEBHOOK_RESPONSE_LIMIT = 64 * 1024;
 
@@ -297,6 +305,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
       'delivery-log-sandbox-budget',
     ),
     webhookResponseLimit: parseByteBudget(options.webhookResponseLimit ?? DEFAULT_WEBHOOK_RESPONSE_LIMIT, 'webhook-response-limit'),
+    findingsBudget: parseByteBudget(options.findingsBudget ?? DEFAULT_FINDINGS_BUDGET, 'findings-budget'),
     rateLimit: parseRateLimit(rateLimitSetting),
     rateLimitSetting,
     log: options.log ?? false,

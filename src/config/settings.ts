@@ -132,6 +132,13 @@ export const SETTINGS: Setting[] = [
     description: 'bytes of webhook deliveries kept by all accounts together',
   },
   {
+    flag: 'findings-budget',
+    env: 'MOCK_FINDINGS_BUDGET',
+    option: 'findingsBudget',
+    default: '1MiB',
+    description: 'bytes of findings kept per account (besides 1,000 at most); 0 turns findings off',
+  },
+  {
     flag: 'webhook-response-limit',
     env: 'MOCK_WEBHOOK_RESPONSE_LIMIT',
     option: 'webhookResponseLimit',
@@ -257,6 +264,7 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
         case 'deliveryLogBudget':
         case 'deliveryLogSandboxBudget':
         case 'webhookResponseLimit':
+        case 'findingsBudget':
           options[setting.option] = parseByteBudget(value, name);
           break;
         case 'scenarios':

@@ -76,6 +76,20 @@ function hasUnreadBody(ctx: SandboxContext): boolean {
   return hasBody && untouched && Boolean(ctx.is('application/json', '+json'));
 }
 
+/** The late read of a request's body, shared by whoever asks (the journal, the traffic watchers): the stream is read once. */
+const lateReads = new WeakMap<object, Promise<string | undefined>>();
+
+/** Whether the body was left unread by the answer (its late read may have begun already). */
+export function bodyLeftUnread(ctx: SandboxContext): boolean {
+  return lateReads.has(ctx.req) || hasUnreadBody(ctx);
+}
+
+export function bodyReadLate(ctx: SandboxContext): Promise<string | undefined> {
+  let read = lateReads.get(ctx.req);
+  if (!read) lateReads.set(ctx.req, (read = readUnreadBody(ctx)));
+  return read;
+}
+
 function readUnreadBody(ctx: SandboxContext): Promise<string | undefined> {
   const req = ctx.req;
   return new Promise((resolve) => {
@@ -126,7 +140,7 @@ export async function bodiesArrived(journal: RequestJournal): Promise<void> {
 function finishWhenBodyArrives(ctx: SandboxContext, journal: RequestJournal, finish: (raw: string | undefined) => void): void {
   let reads = arriving.get(journal);
   if (!reads) arriving.set(journal, (reads = new Set()));
-  const read = readUnreadBody(ctx).then(finish);
+  const read = bodyReadLate(ctx).then(finish);
   reads.add(read);
   void read.finally(() => reads.delete(read));
 }

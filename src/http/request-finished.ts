@@ -8,6 +8,7 @@ import type { RequestExchange } from '../sandbox/world-module.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import { answeredNothing } from './faults.js';
 import { clientIp } from './identify-caller.js';
+import { bodyLeftUnread, bodyReadLate } from './journal.js';
 import { isUnder } from './path-prefix.js';
 import { replyStatus } from './reply.js';
 
@@ -22,6 +23,21 @@ function sentBody(ctx: SandboxContext): unknown {
   }
 }
 
+function parsed(raw: string | undefined): unknown {
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+/** The body answered before it was read, as a reader a listener calls only if it needs it. */
+function lateBody(ctx: SandboxContext): (() => Promise<unknown>) | null {
+  if ((ctx.request as { rawBody?: string }).rawBody !== undefined || !bodyLeftUnread(ctx)) return null;
+  return () => bodyReadLate(ctx).then(parsed);
+}
+
 async function watch(ctx: SandboxContext, next: Next): Promise<void> {
   const { world } = ctx.state;
   const realStart = world.realTime();
@@ -29,8 +45,12 @@ async function watch(ctx: SandboxContext, next: Next): Promise<void> {
   try {
     await next();
   } finally {
-    const { caller, operation, scenarios, fault, headers, idempotencyKey } = ctx.state;
+    const { caller, operation, scenarios, fault, headers, idempotencyKey, rateLimit, reply } = ctx.state;
     const known = caller?.kind === 'api_key';
+    const status = answeredNothing(fault) ? null : replyStatus(ctx);
+    const answer = reply?.body as { error?: { code?: unknown }; id?: unknown; status?: unknown } | undefined;
+    const keySent = ctx.get('Idempotency-Key');
+    const quota = status === 429 && rateLimit?.allowed === false;
     const exchange: RequestExchange = {
       requestId: ctx.state.requestId,
       accountId: known ? caller.account.id : null,
@@ -42,7 +62,7 @@ async function watch(ctx: SandboxContext, next: Next): Promise<void> {
       operationId: operation?.operationId ?? null,
       body: sentBody(ctx),
       idempotencyKey: idempotencyKey ?? null,
-      status: answeredNothing(fault) ? null : replyStatus(ctx),
+      status,
       headers: {
         retryAfter: headers.get('Retry-After') ?? null,
         deprecation: headers.get('Deprecation') ?? null,
@@ -51,6 +71,16 @@ async function watch(ctx: SandboxContext, next: Next): Promise<void> {
       fault: fault?.type ?? null,
       closedEarly: !fault && ctx.state.reply !== undefined && ctx.state.written !== true,
       scenarioIds: scenarios ? scenarios.scenarioIds() : [],
+      idempotencyKeySent: keySent === '' ? null : keySent,
+      errorCode: typeof answer?.error?.code === 'string' ? answer.error.code : null,
+      rateLimitedBy: status !== 429 ? null : quota ? 'quota' : 'scenario',
+      rateLimitResetAt: quota ? rateLimit.resetAt : null,
+      tookEffect: fault?.when === 'after' && status !== null && status < 400,
+      job:
+        operation?.operationId === 'getJob' && status === 200 && typeof answer?.id === 'string' && typeof answer.status === 'string'
+          ? { id: answer.id, status: answer.status }
+          : null,
+      lateBody: lateBody(ctx),
       realStart,
       realEnd: world.realTime(),
       // The caller's clock: an own clock's arrival was read when the caller was identified.

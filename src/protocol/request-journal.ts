@@ -73,6 +73,8 @@ export interface JournalEntry {
   body_truncated?: TruncatedBody;
   /** What the client got (contract §4.4); null when nothing was answered (a fault before the operation). */
   response: JournalResponse | null;
+  /** The findings this request raised (contract §5.1), in the order raised. */
+  finding_ids: string[];
 }
 
 /** An answer as the journal shows it: its status, and its body as sent (the JSON value, or the text when not JSON; null without one or past 1 MiB). */
@@ -157,6 +159,7 @@ class Slot {
   idempotent_replayed = false;
   scenario_ids: readonly string[] = NO_SCENARIOS;
   fault: JournalFault | null = null;
+  finding_ids: readonly string[] = NO_SCENARIOS;
   raw_body: string | undefined = undefined;
   /** The whole request body's UTF-8 length when `raw_body` holds only its head; -1 when it is whole. */
   body_bytes = -1;
@@ -185,6 +188,7 @@ class Slot {
       body: this.body_bytes < 0 ? parseBody(this.raw_body) : null,
       ...(this.body_bytes < 0 ? undefined : { body_truncated: { bytes: this.body_bytes, head: this.raw_body ?? '' } }),
       response: this.status === null ? null : this.response(this.status),
+      finding_ids: [...this.finding_ids],
     };
   }
 
@@ -203,6 +207,7 @@ class Slot {
     this.raw_body = undefined;
     this.response_text = undefined;
     this.scenario_ids = NO_SCENARIOS;
+    this.finding_ids = NO_SCENARIOS;
     this.weight = 0;
   }
 }
@@ -370,6 +375,17 @@ export class RequestJournal {
     this.keepBodies(slot, outcome.raw_body, outcome.response_text);
     this.index.add(ticket, slot);
     if (this.weight > this.budget) this.dropOldest();
+  }
+
+  /**
+   * The findings (contract §5.1) a request raised, told by the findings module once the request has
+   * finished: added to its entry while it is still kept (nothing happens once it is gone).
+   */
+  noteFindings(requestId: string, findingIds: readonly string[]): void {
+    if (this.capacity === 0 || findingIds.length === 0) return;
+    const ticket = this.cursorTicket(requestId);
+    const slot = ticket === undefined ? undefined : this.slotOf(ticket);
+    if (slot) slot.finding_ids = [...slot.finding_ids, ...findingIds];
   }
 
   /**

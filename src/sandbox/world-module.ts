@@ -78,6 +78,24 @@ export interface RequestExchange {
    * journal lists them; the name of a live activation is `GET /__admin/scenarios`'s.
    */
   readonly scenarioIds: readonly string[];
+  /** The `Idempotency-Key` header as sent (any method, whether or not idempotency saw it); null without one. */
+  readonly idempotencyKeySent: string | null;
+  /** The `error.code` of an error answer the sandbox wrote; null otherwise. */
+  readonly errorCode: string | null;
+  /** For a 429: `quota` when the caller's real rate limit refused it, `scenario` when a scenario answered it; else null. */
+  readonly rateLimitedBy: 'quota' | 'scenario' | null;
+  /** For a quota 429: the reset instant (virtual ms) of the window that refused it; else null. */
+  readonly rateLimitResetAt: number | null;
+  /** A `when: "after"` fault lost the answer of an operation that succeeded: the write took effect. */
+  readonly tookEffect: boolean;
+  /** For `GET /v1/jobs/{id}` answered 200: the job and its status in that answer; else null. */
+  readonly job: { readonly id: string; readonly status: string } | null;
+  /**
+   * A JSON body answered early (a scenario, a 401, a 429 before it was read): null when `body` is all
+   * there is. Calling it reads the body once, after the answer (shared with the journal), and gives
+   * its JSON value (its text when not JSON; undefined when it never arrived or was over 1 MiB).
+   */
+  readonly lateBody: (() => Promise<unknown>) | null;
   /** Real ms (epoch) when the request arrived and when it finished. */
   readonly realStart: number;
   readonly realEnd: number;

@@ -17,6 +17,8 @@ export interface EndedDelivery {
    * then, whatever that attempt's answer.
    */
   readonly outcome: 'succeeded' | 'failed';
+  /** It ended `failed` because its endpoint was deleted, not because its receiver kept failing. */
+  readonly endpointDeleted: boolean;
   /** Attempts made (0 when its endpoint was deleted before the first). */
   readonly attempts: number;
   /** Signed with a wrong secret on purpose (scenario `webhooks-badly-signed`). */

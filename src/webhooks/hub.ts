@@ -153,7 +153,7 @@ export class WebhookHub {
       queue?.due.delete(delivery);
       delivery.status = 'failed';
       delivery.nextAt = undefined;
-      this.ended(delivery);
+      this.ended(delivery, true);
     }
     if (queue) this.scheduler.schedule(queue);
     return true;
@@ -337,7 +337,7 @@ export class WebhookHub {
     else if (wasPending) this.ended(delivery);
   }
 
-  private ended(delivery: Delivery): void {
+  private ended(delivery: Delivery, endpointDeleted = false): void {
     const listener = this.deps.deliveryEnded;
     if (!listener) return;
     listener({
@@ -346,6 +346,7 @@ export class WebhookHub {
       endpointId: delivery.endpoint.id,
       eventType: delivery.event.type,
       outcome: delivery.status === 'succeeded' ? 'succeeded' : 'failed',
+      endpointDeleted,
       attempts: delivery.attempts.length,
       badlySigned: delivery.wrongSecret,
       lastStatus: delivery.attempts.at(-1)?.status_code ?? null,

@@ -238,6 +238,12 @@ describe('contract §5.4: the answers the document describes are those the route
     await http.get('/v1/status?x=1').set(bearer(KEYS.free));
     await call('GET /requests', '/requests');
     await call('DELETE /requests', '/requests');
+    // The same 404 twice: a non-retryable-retried finding (contract §5.1), so the listing holds one.
+    await http.get('/v1/experiences/exp_none').set(bearer(KEYS.free));
+    await http.get('/v1/experiences/exp_none').set(bearer(KEYS.free));
+    const findings = await call('GET /findings', '/findings?limit=5');
+    expect(findings.data).toHaveLength(1);
+    await call('DELETE /findings', '/findings');
     // Port 9 (discard) refuses at once: the delivery fails its first attempt without waiting.
     const endpoint = await call('POST /webhook_endpoints', '/webhook_endpoints', { account_id: id, url: 'http://127.0.0.1:9/hook' });
     await call('GET /webhook_endpoints', `/webhook_endpoints?account_id=${id}`);

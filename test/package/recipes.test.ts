@@ -59,9 +59,9 @@ function freePort(): Promise<number> {
 const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version']).status === 0;
 
 describe('test-runner recipes (examples/)', () => {
-  it('node:test, ESM: a server per file, a tenant per file, a forced 429', () => {
+  it('node:test, ESM: a server per file, a tenant per file, a forced 429, expectNoFindings', () => {
     const { status, output } = run('npm', ['test', '--silent'], project('node-test'));
-    expect(output).toMatch(/# pass 2\b/);
+    expect(output).toMatch(/# pass 3\b/);
     expect(output).toMatch(/# fail 0\b/);
     expect(status).toBe(0);
   });
@@ -73,9 +73,9 @@ describe('test-runner recipes (examples/)', () => {
     expect(status).toBe(0);
   });
 
-  it('Jest: globalSetup/globalTeardown start and stop one server, a tenant per test file, CommonJS', () => {
+  it('Jest: globalSetup/globalTeardown start and stop one server, a tenant per test file, CommonJS, expectNoFindings', () => {
     const { status, output } = run('npm', ['test', '--silent', '--', '--maxWorkers=2'], project('jest'));
-    expect(output).toMatch(/Tests:\s+3 passed, 3 total/);
+    expect(output).toMatch(/Tests:\s+4 passed, 4 total/);
     expect(status).toBe(0);
   });
 

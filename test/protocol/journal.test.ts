@@ -23,6 +23,7 @@ const FIELDS = [
   'timestamp',
   'body',
   'response',
+  'finding_ids',
 ];
 
 describe('GET /__admin/requests (contract §3.4)', () => {
@@ -54,6 +55,7 @@ describe('GET /__admin/requests (contract §3.4)', () => {
       timestamp: '2026-01-15T12:00:01.500Z',
       body: sent,
       response: { status: 201, body: created.body },
+      finding_ids: [],
     });
   });
 

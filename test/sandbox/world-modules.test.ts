@@ -144,13 +144,16 @@ describe('world modules: one lifecycle for every part of a world', () => {
         outcome: 'succeeded',
         attempts: 1,
         badlySigned: false,
+        endpointDeleted: false,
         lastStatus: 204,
       },
     ]);
   });
 
-  it('without a listening module no exchange is built: the shipped list has none', () => {
-    const app = createAppWithOperations({ clock: FROZEN_AT }, OPERATIONS);
-    expect(app.sandbox.world.requestListeners).toEqual([]);
+  it('without a listening module no exchange is built: of the shipped list only findings listen, and not when off', () => {
+    const on = createAppWithOperations({ clock: FROZEN_AT }, OPERATIONS);
+    expect(on.sandbox.world.requestListeners).toHaveLength(1);
+    const off = createAppWithOperations({ clock: FROZEN_AT, findingsBudget: 0 }, OPERATIONS);
+    expect(off.sandbox.world.requestListeners).toEqual([]);
   });
 });

@@ -26,6 +26,7 @@ function entry(id: number, changes: Partial<JournalEntryView> = {}): JournalEntr
     timestamp: '2026-01-15T12:00:00.000Z',
     body: { name: 'ci' },
     response: { status: 201, body: { id: 'key_1', token: 'cc_test_x' } },
+    finding_ids: [],
     ...changes,
   };
 }

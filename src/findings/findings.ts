@@ -1,0 +1,78 @@
+/**
+ * Findings (contract §5.1): where a client broke the service's rules, derived as requests finish and
+ * deliveries end, kept per account and listed by the admin API. One per world: `POST /__admin/reset`
+ * starts a new one, account reset and delete `forget` the account.
+ */
+import type { Finding, RaisedFinding } from './finding.js';
+import type { DeliveryObservation, RequestObservation } from './observation.js';
+import { credentialOf, FindingRules } from './rules.js';
+import { FindingStore, type FindingFilter } from './store.js';
+
+export interface FindingsOptions {
+  /** Findings kept per account before the oldest go (contract §5.1: 1,000). */
+  maxPerAccount?: number;
+  /** UTF-8 bytes of findings kept per account (src/findings/store.ts). */
+  bytesPerAccount?: number;
+}
+
+const NO_IDS: readonly string[] = Object.freeze([]);
+
+export class Findings {
+  private readonly rules = new FindingRules();
+  readonly store: FindingStore;
+
+  constructor(options: FindingsOptions = {}) {
+    this.store = new FindingStore(options.maxPerAccount, options.bytesPerAccount);
+  }
+
+  /** A /v1 request finished: the ids of the findings it completed (its journal entry lists them). */
+  requestFinished(observation: RequestObservation): readonly string[] {
+    return this.keep(this.rules.request(observation));
+  }
+
+  /**
+   * False when a request of this credential answered `status` cannot complete any finding: nothing is
+   * pending for the credential and the answer is a plain success. The caller then skips building
+   * the observation (the common case: one map lookup per request).
+   */
+  mayRaise(apiKeyId: string | null, callerIp: string, status: number | null): boolean {
+    return status === null || status >= 300 || this.rules.watches(credentialOf(apiKeyId, callerIp));
+  }
+
+  /** A webhook delivery ended (succeeded, or failed after its last retry). */
+  deliveryEnded(observation: DeliveryObservation): readonly string[] {
+    return this.keep(this.rules.delivery(observation));
+  }
+
+  private keep(raised: RaisedFinding[]): readonly string[] {
+    if (raised.length === 0) return NO_IDS;
+    return raised.map((one) => this.store.add(one, new Date(one.at).toISOString()).id);
+  }
+
+  list(filter: FindingFilter): { data: Finding[]; has_more: boolean } {
+    return this.store.list(filter);
+  }
+
+  /** `DELETE /__admin/findings[?account_id=]`: how many were dropped. The rules' memory stays. */
+  clear(accountId?: string): number {
+    return this.store.clear(accountId);
+  }
+
+  /** Account reset and delete: its findings and everything the rules kept about its keys. */
+  forget(accountId: string): void {
+    this.store.clear(accountId);
+    this.rules.forget(accountId);
+  }
+
+  /** Credentials the rules hold a state for (tests: a well-behaved client leaves none). */
+  get trackedCredentials(): number {
+    return this.rules.credentials;
+  }
+}
+
+export type { Finding, RuleName, Severity } from './finding.js';
+export { RULES, RULE_NAMES, SEVERITIES } from './finding.js';
+export type { DeliveryObservation, Instant, RequestObservation } from './observation.js';
+export { elapsedMs } from './observation.js';
+export type { FindingFilter } from './store.js';
+export { UnknownFindingCursor, MAX_FINDINGS_PER_ACCOUNT, DEFAULT_FINDINGS_BYTES_PER_ACCOUNT } from './store.js';
