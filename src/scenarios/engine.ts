@@ -483,6 +483,20 @@ export class ScenarioEngine {
   }
 
   /**
+   * True when an active scenario deprecates the operation for every request of this caller (an
+   * account and one of its keys): what `/openapi.json` flags for that key (contract §5.4). The same
+   * activations as a request with that key would match, so the document and the headers agree.
+   */
+  deprecatesForCaller(operationId: string, caller: { accountId: string; apiKeyId: string }): boolean {
+    const operation = this.operations.get(operationId);
+    if (!operation) return false;
+    for (const activation of this.index.matching({ operation, ...caller })) {
+      if (activation.rules.some((rule) => rule.effect.deprecate !== undefined && ruleMatches(rule, operation))) return true;
+    }
+    return false;
+  }
+
+  /**
    * The scenarios that twist the account's webhooks this way now (contract §4.3, "scoped like any
    * other"): live activations scoped to the account or to no one, with a rule of that `webhook`
    * part, newest first. Each takes the events its key and operation scope and its rules' `match`
