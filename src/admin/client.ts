@@ -10,9 +10,17 @@ import type { DeliveryFilter } from '../webhooks/hub.js';
 import type { EventFilter, WebhookDeliveryView, WebhookEndpoint, WebhookEvent } from '../webhooks/records.js';
 import type { AccountTemplate } from '../fixture/fixture-file.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
-import { accountClock, tenantHandle, type AccountClockSetting, type AccountClockState, type Tenant } from './tenant-handle.js';
+import {
+  accountClock,
+  advanceBody,
+  tenantHandle,
+  type AccountClockSetting,
+  type AccountClockState,
+  type ClockAdvanceInput,
+  type Tenant,
+} from './tenant-handle.js';
 
-export type { AccountClockSetting, AccountClockState, Tenant, TenantClock } from './tenant-handle.js';
+export type { AccountClockSetting, AccountClockState, ClockAdvanceInput, Tenant, TenantClock } from './tenant-handle.js';
 
 export type { AccountTemplate } from '../fixture/fixture-file.js';
 export type { PinnedRecords } from '../store/pinned-records.js';
@@ -174,7 +182,9 @@ export class AdminClient {
     get: () => this.request<ClockState>('GET', '/clock'),
     set: (input: { mode?: 'running' | 'frozen'; now?: string }) => this.request<ClockState>('POST', '/clock', input),
     freeze: (now?: string) => this.request<ClockState>('POST', '/clock', { mode: 'frozen', ...(now ? { now } : {}) }),
-    advance: (seconds: number) => this.request<ClockState>('POST', '/clock/advance', { seconds }),
+    /** `advance(60)`, or `advance({ until: 'idle', max_seconds? })` (contract §5.4), whose answer adds `advanced_seconds`. */
+    advance: (input: ClockAdvanceInput) =>
+      this.request<ClockState & { advanced_seconds?: number }>('POST', '/clock/advance', advanceBody(input)),
   };
 
   readonly scenarios = {

@@ -24,7 +24,7 @@ import { clockBirth, type ClockBirth } from '../sandbox/account-clock.js';
 import { accountView } from '../sandbox/lifecycle.js';
 import type { World } from '../sandbox/world.js';
 import { accountSource, ACCOUNT_SOURCE_PROPERTIES, type AccountSourceInput } from './account-source.js';
-import { advanceClockSchema, clockAdvanceChange, clockSetChange, setClockSchema } from './clock-input.js';
+import { advanceClockSchema, advancedMember, applyClockMove, clockAdvanceMove, clockSetChange, setClockSchema } from './clock-input.js';
 import { dashboardPage } from './dashboard-route.js';
 import { adminAuth, adminSameSite } from './guard.js';
 import { registerJournalRoutes } from './journal-routes.js';
@@ -211,14 +211,17 @@ export function buildAdminRouter(): Router<SandboxState> {
    * §4.1). Answers once everything due by the new time has happened: webhooks of the accounts on
    * the sandbox clock included (contract §4.3), their attempts awaited.
    */
-  const moveSandboxClock = (change: typeof clockSetChange) => async (ctx: SandboxContext) => {
+  const moveSandboxClock = (read: typeof clockSetChange) => async (ctx: SandboxContext) => {
     const { world } = ctx.sandbox;
-    world.clock.set(change(ctx, world.clock));
-    await world.webhooks.clockMoved(world.clock);
-    ctx.body = world.clock.snapshot();
+    const { clock, webhooks } = world;
+    const advanced = await applyClockMove(read(ctx, clock), clock, {
+      nextDue: () => webhooks.nextDueOn(clock),
+      moved: () => webhooks.clockMoved(clock),
+    });
+    ctx.body = { ...clock.snapshot(), ...advancedMember(advanced) };
   };
   route('post', '/clock', { body: setClockSchema }, moveSandboxClock(clockSetChange));
-  route('post', '/clock/advance', { body: advanceClockSchema }, moveSandboxClock(clockAdvanceChange));
+  route('post', '/clock/advance', { body: advanceClockSchema }, moveSandboxClock(clockAdvanceMove));
 
   registerTenantRoutes(route, accountOr404);
   registerScenarioRoutes(route);

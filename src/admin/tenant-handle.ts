@@ -15,13 +15,26 @@ export interface AccountClockState {
 /** `shared` (the default), `frozen`, `running`, or an ISO 8601 instant to freeze the account's own clock at. */
 export type AccountClockSetting = 'shared' | 'frozen' | 'running' | (string & {});
 
+/**
+ * What `clock.advance` takes: seconds, or `{ until: 'idle' }` (contract §5.4): to the instant at
+ * which nothing of the account is still due (every job ended, every webhook delivery succeeded or
+ * failed), at most `max_seconds` (default a week) away.
+ */
+export type ClockAdvanceInput = number | { seconds: number } | { until: 'idle'; max_seconds?: number };
+
+/** The body `clock.advance(input)` sends. */
+export function advanceBody(input: ClockAdvanceInput): Record<string, unknown> {
+  return typeof input === 'number' ? { seconds: input } : input;
+}
+
 /** One account's clock; every call but `get` gives an account on the shared clock its own. */
 export interface TenantClock {
   get(): Promise<AccountClockState>;
   set(input: { mode?: 'running' | 'frozen'; now?: string }): Promise<AccountClockState>;
   freeze(now?: string): Promise<AccountClockState>;
   run(): Promise<AccountClockState>;
-  advance(seconds: number): Promise<AccountClockState>;
+  /** `advance(60)`, or `advance({ until: 'idle' })`, whose answer adds `advanced_seconds`. */
+  advance(input: ClockAdvanceInput): Promise<AccountClockState & { advanced_seconds?: number }>;
 }
 
 export interface Tenant {
@@ -47,7 +60,7 @@ export function accountClock(admin: AdminClient, accountId: string): TenantClock
     set: (input) => admin.request<AccountClockState>('POST', path, input),
     freeze: (now) => admin.request<AccountClockState>('POST', path, { mode: 'frozen', ...(now ? { now } : {}) }),
     run: () => admin.request<AccountClockState>('POST', path, { mode: 'running' }),
-    advance: (seconds) => admin.request<AccountClockState>('POST', `${path}/advance`, { seconds }),
+    advance: (input) => admin.request<AccountClockState & { advanced_seconds?: number }>('POST', `${path}/advance`, advanceBody(input)),
   };
 }
 

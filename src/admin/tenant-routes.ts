@@ -9,7 +9,15 @@ import type { SandboxContext } from '../http/context.js';
 import type { JsonSchema } from '../operations/types.js';
 import type { AccountStore } from '../store/store.js';
 import { accountView, clockView, deleteAccount, ownClockOf, resetAccount } from '../sandbox/lifecycle.js';
-import { advanceClockSchema, clockAdvanceChange, clockSetChange, setClockSchema, type ClockChange } from './clock-input.js';
+import {
+  advanceClockSchema,
+  advancedMember,
+  applyClockMove,
+  clockAdvanceMove,
+  clockSetChange,
+  setClockSchema,
+  type ClockMove,
+} from './clock-input.js';
 import { pathParam, queryOf, type AdminRoute } from './route-kit.js';
 
 /** `limit` bounds of `GET /__admin/accounts`: as the journal's, since a run may create many tenants. */
@@ -51,22 +59,26 @@ export function registerTenantRoutes(route: AdminRoute, accountOr404: AccountLoo
    * (made from the sandbox clock, at the same instant, on the first call): a refused body leaves an
    * account on the shared clock where it was.
    */
-  const moveOwnClock = (change: (ctx: SandboxContext, clock: VirtualClock) => ClockChange) => async (ctx: SandboxContext) => {
+  const moveOwnClock = (read: (ctx: SandboxContext, clock: VirtualClock) => ClockMove) => async (ctx: SandboxContext) => {
     const { world } = ctx.sandbox;
     const account = accountOr404(ctx, pathParam(ctx, 'id'));
-    const wanted = change(ctx, world.timeOf(account.id).clock);
+    const wanted = read(ctx, world.timeOf(account.id).clock);
     const tenant = world.tenants.get(account.id);
     if (!tenant) throw new Error(`account ${account.id} has no tenant record`);
-    ownClockOf(world, account, tenant).clock.set(wanted);
+    const { clock } = ownClockOf(world, account, tenant);
     // Its webhooks due by the new time are sent, and their attempts awaited, before the answer (contract §4.3).
-    await world.webhooks.accountClockMoved(account.id);
+    const advanced = await applyClockMove(wanted, clock, {
+      nextDue: () => world.webhooks.nextDueOf(account.id),
+      moved: () => world.webhooks.accountClockMoved(account.id),
+      live: () => world.store.holds(account),
+    });
     // Deleted while its webhooks were being sent: its clock is gone with it.
     if (!world.store.forAccount(account.id))
       throw new ApiError('resource_missing', { param: 'id', message: `No such account: '${account.id}'.` });
-    ctx.body = clockView(world, account.id);
+    ctx.body = { ...clockView(world, account.id), ...advancedMember(advanced) };
   };
   route('post', '/accounts/:id/clock', { body: setClockSchema }, moveOwnClock(clockSetChange));
-  route('post', '/accounts/:id/clock/advance', { body: advanceClockSchema }, moveOwnClock(clockAdvanceChange));
+  route('post', '/accounts/:id/clock/advance', { body: advanceClockSchema }, moveOwnClock(clockAdvanceMove));
 
   route('post', '/accounts/:id/reset', (ctx) => {
     const id = pathParam(ctx, 'id');

@@ -403,6 +403,26 @@ export class WebhookHub {
     this.arm();
   }
 
+  /**
+   * The soonest virtual instant at which something of the accounts following `clock` is due (a
+   * watched job's end, a delivery's next attempt); undefined when nothing is: what a clock advance
+   * `until: "idle"` moves to, step by step (contract §5.4).
+   */
+  nextDueOn(clock: VirtualClock): number | undefined {
+    let first = this.closed ? undefined : this.due.firstOn(clock);
+    // Out of the due index while their drain runs.
+    for (const state of this.working) {
+      const at = this.deps.clockOf(state.id) === clock ? state.firstDueAt() : undefined;
+      if (at !== undefined && (first === undefined || at < first)) first = at;
+    }
+    return first;
+  }
+
+  /** As `nextDueOn`, for one account. */
+  nextDueOf(accountId: string): number | undefined {
+    return this.closed ? undefined : this.accounts.get(accountId)?.firstDueAt();
+  }
+
   /** Starts the account's drain without waiting for it (after a request's answer). */
   private kick(state: AccountWebhooks): void {
     void this.drain(state);
