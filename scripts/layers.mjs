@@ -22,6 +22,7 @@ export const LAYERS = [
   { name: 'features', why: 'the scenario engine; the resources', units: ['scenarios/', 'resources/'] },
   { name: 'webhooks', why: 'endpoints, events, signed deliveries on the account clocks', units: ['webhooks/'] },
   { name: 'sandbox', why: 'boots the world, reset replaces it; tenants (own clocks, reset, delete)', units: ['sandbox/'] },
+  { name: 'snapshots', why: 'one account exported and loaded again (contract §5.3)', units: ['snapshot/'] },
   { name: 'http', why: 'middlewares, /v1 router, response writer', units: ['http/'] },
   { name: 'surfaces', why: 'the OpenAPI document; /__admin and its client', units: ['openapi/', 'admin/'] },
   { name: 'app', why: 'createApp: the middleware order', units: ['app.ts', 'graceful-close.ts'] },

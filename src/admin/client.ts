@@ -10,6 +10,7 @@ import type { DeliveryFilter } from '../webhooks/hub.js';
 import type { EventFilter, WebhookDeliveryView, WebhookEndpoint, WebhookEvent } from '../webhooks/records.js';
 import type { AccountTemplate } from '../fixture/fixture-file.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
+import type { AccountSnapshot } from '../snapshot/shape.js';
 import {
   accountClock,
   advanceBody,
@@ -24,6 +25,7 @@ export type { AccountClockSetting, AccountClockState, ClockAdvanceInput, Tenant,
 
 export type { AccountTemplate } from '../fixture/fixture-file.js';
 export type { PinnedRecords } from '../store/pinned-records.js';
+export type { AccountSnapshot } from '../snapshot/shape.js';
 
 /** The body of `POST /__admin/accounts` (contract §3.2, §4.1; the record sources: docs/fixtures.md). */
 export interface CreateAccountInput {
@@ -37,6 +39,11 @@ export interface CreateAccountInput {
   template?: AccountTemplate;
   /** Records with fixed ids and the fields you set, in the shape of a fixture account's `pinned`. */
   pinned?: PinnedRecords;
+  /**
+   * Recreate an account from `accounts.snapshot(id)` (contract §5.3), here or in another sandbox with
+   * the same seed and fixtures: alone, or with `clock` (frozen at the snapshot's instant by default).
+   */
+  snapshot?: AccountSnapshot;
 }
 
 export interface AdminAccount {
@@ -167,6 +174,8 @@ export class AdminClient {
       this.request<{ account: AdminAccount }>('PATCH', `/accounts/${encodeURIComponent(id)}`, input),
     reset: (id: string) => this.request<{ account: AdminAccount }>('POST', `/accounts/${encodeURIComponent(id)}/reset`),
     delete: (id: string) => this.request<{ id: string; object: 'account'; deleted: true }>('DELETE', `/accounts/${encodeURIComponent(id)}`),
+    /** Contract §5.3: everything needed to recreate the account; `create({ snapshot })` loads it. */
+    snapshot: (id: string) => this.request<AccountSnapshot>('GET', `/accounts/${encodeURIComponent(id)}/snapshot`),
     /** The account's own clock: `clock(id).advance(60)`. */
     clock: (id: string) => accountClock(this, id),
   };

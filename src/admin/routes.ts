@@ -30,6 +30,7 @@ import { adminAuth, adminSameSite } from './guard.js';
 import { registerJournalRoutes } from './journal-routes.js';
 import { adminRoute, bodyOf, pathParam } from './route-kit.js';
 import { registerScenarioRoutes } from './scenario-routes.js';
+import { createFromSnapshot, registerSnapshotRoutes } from './snapshot-routes.js';
 import { listAccounts, registerTenantRoutes } from './tenant-routes.js';
 import { registerWebhookRoutes } from './webhook-routes.js';
 
@@ -43,6 +44,8 @@ const createAccountSchema: JsonSchema = {
     name: { type: 'string', minLength: 1 },
     // `shared`, `frozen`, `running` or an instant (contract §4.1); the instant is checked by `accountClockBirth`.
     clock: { type: 'string', minLength: 1 },
+    // An account snapshot to load (contract §5.3), checked member by member by src/snapshot/decode.ts.
+    snapshot: { type: 'object' },
   },
 };
 const patchAccountSchema: JsonSchema = {
@@ -154,7 +157,8 @@ export function buildAdminRouter(): Router<SandboxState> {
   });
 
   route('post', '/accounts', { body: createAccountSchema }, (ctx) => {
-    const body = bodyOf<{ plan?: Plan; name?: string; clock?: string } & AccountSourceInput>(ctx, createAccountSchema);
+    const body = bodyOf<{ plan?: Plan; name?: string; clock?: string; snapshot?: unknown } & AccountSourceInput>(ctx, createAccountSchema);
+    if (body.snapshot !== undefined) return createFromSnapshot(ctx, { ...body, snapshot: body.snapshot });
     const clock = accountClockBirth(ctx, body.clock);
     const { fixture, world } = ctx.sandbox;
     const { template, pinned } = accountSource(body, fixture);
@@ -227,5 +231,6 @@ export function buildAdminRouter(): Router<SandboxState> {
   registerScenarioRoutes(route);
   registerJournalRoutes(route);
   registerWebhookRoutes(route, accountOr404);
+  registerSnapshotRoutes(route, accountOr404);
   return router;
 }

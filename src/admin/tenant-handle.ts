@@ -3,7 +3,7 @@
  * before (`const { account, api_key } = …` still works), plus the controls a test reaches for:
  * `tenant.clock.advance(60)`, `tenant.reset()`, `tenant.delete()`.
  */
-import type { AccountStateSnapshot, AdminAccount, AdminApiKey, AdminClient } from './client.js';
+import type { AccountSnapshot, AccountStateSnapshot, AdminAccount, AdminApiKey, AdminClient } from './client.js';
 
 /** `"clock"` of an account: its instant, its mode, and whether it is the sandbox clock. */
 export interface AccountClockState {
@@ -47,6 +47,8 @@ export interface Tenant {
   readonly clock: TenantClock;
   /** `GET /__admin/accounts/{id}`: the account and every collection of it. */
   state(): Promise<AccountStateSnapshot>;
+  /** `GET /__admin/accounts/{id}/snapshot` (contract §5.3): load it with `admin.accounts.create({ snapshot })`. */
+  snapshot(): Promise<AccountSnapshot>;
   /** Back to its state right after creation: same id, keys, tokens and records; fresh counters. */
   reset(): Promise<AdminAccount>;
   /** Gone with everything of it; its token answers 401 from then on. */
@@ -73,6 +75,7 @@ export function tenantHandle(admin: AdminClient, created: { account: AdminAccoun
     token: created.api_key.token,
     clock: accountClock(admin, id),
     state: () => admin.accounts.get(id),
+    snapshot: () => admin.accounts.snapshot(id),
     reset: async () => {
       tenant.account = (await admin.accounts.reset(id)).account;
       return tenant.account;

@@ -220,6 +220,16 @@ export class WebhookHub {
     return endpoint;
   }
 
+  /**
+   * An endpoint of an account loaded from a snapshot (contract §5.3): its id, secret and creation
+   * instant as they were; the hub's stream never makes its id again.
+   */
+  restoreEndpoint(endpoint: WebhookEndpoint): void {
+    this.ids.reserve([endpoint.id]);
+    this.stateOf(endpoint.account_id).endpoints.set(endpoint.id, endpoint);
+    this.endpointIndex.set(endpoint.id, endpoint);
+  }
+
   endpoint(id: string): WebhookEndpoint | undefined {
     return this.endpointIndex.get(id);
   }
