@@ -29,11 +29,9 @@ export function boundedJson(value: unknown, budget = Number.POSITIVE_INFINITY): 
       return;
     }
     if (Array.isArray(item)) {
+      // An element (a record) at a time, by JSON.stringify itself: the same text, at its speed.
       push('[');
-      item.forEach((element, index) => {
-        if (index > 0) push(',');
-        write(element === undefined ? null : element);
-      });
+      item.forEach((element, index) => push(`${index > 0 ? ',' : ''}${JSON.stringify(element) ?? 'null'}`));
       push(']');
       return;
     }
