@@ -5,7 +5,8 @@
  * The records are the account's seeded records from then on: derived from the snapshot when first
  * read (src/store/store.ts), as a template account's are derived from its seed, and again after an
  * account reset. The kinds no template seeds (jobs, form submissions, deliveries, conversions) are
- * the account's own from the start.
+ * the account's own from the start; its birth's `restore` puts them back, with its jobs and
+ * endpoints, on each account reset (contract §4.1: the state right after creation is the snapshot).
  *
  * Every id and secret in the snapshot is reserved in this world's id streams: the snapshot was drawn
  * by the same seeded streams in the process that took it, so without that, the next account made
@@ -72,6 +73,29 @@ function seedFrom(snapshot: AccountSnapshot): SeedRecords {
   };
 }
 
+/**
+ * What the account owns from its creation beside its seeded records and keys, put in place at the
+ * load and again by each reset (the birth's `restore`): the records of the kinds no template seeds,
+ * its jobs, and its endpoints (one deleted since comes back; one made since stays, as on any account
+ * reset). Unfinished jobs end on the account's clock as any other: the hub raises their events then.
+ */
+function restoreOwn(world: World, account: AccountStore, snapshot: AccountSnapshot): void {
+  // The kinds no template seeds are never derived (src/store/store.ts): the account owns them at once.
+  for (const name of RECORD_COLLECTIONS) {
+    const records = snapshot.records[name];
+    if (records.length === 0 || account.collection(name).size > 0) continue;
+    const collection = account.write(name) as unknown as { insert(record: AnyRecord): void };
+    for (const record of structuredClone(records) as AnyRecord[]) collection.insert(record);
+  }
+  const jobs = account.write('jobs');
+  for (const job of structuredClone(snapshot.jobs)) jobs.insert(job);
+  for (const endpoint of structuredClone(snapshot.webhook_endpoints)) {
+    if (!world.webhooks.endpoint(endpoint.id)) world.webhooks.restoreEndpoint(endpoint);
+  }
+  const unfinished = jobs.filter((job) => !isTerminal(job.status));
+  if (unfinished.length > 0) world.webhooks.publish(account, { events: [], jobs: unfinished, origin: NO_ORIGIN });
+}
+
 /** The account, made from a checked snapshot (src/snapshot/decode.ts) on `clock`; SnapshotConflict when it collides. */
 export function loadSnapshot(world: World, snapshot: AccountSnapshot, clock: ClockBirth): AccountStore {
   checkConflicts(world, snapshot);
@@ -83,21 +107,10 @@ export function loadSnapshot(world: World, snapshot: AccountSnapshot, clock: Clo
   world.tenants.set(id, tenant);
   const seedRecords = seedFrom(snapshot);
   const account = world.store.addAccount({ id, object: 'account', name, plan, created_at, credits: { ...snapshot.credits } }, seedRecords);
-  // The kinds no template seeds are never derived (src/store/store.ts): the account owns them at once.
-  for (const name of RECORD_COLLECTIONS) {
-    const records = snapshot.records[name];
-    if (records.length === 0 || account.collection(name).size > 0) continue;
-    const collection = account.write(name) as unknown as { insert(record: AnyRecord): void };
-    for (const record of structuredClone(records) as AnyRecord[]) collection.insert(record);
-  }
-  const jobs = account.write('jobs');
-  for (const job of structuredClone(snapshot.jobs)) jobs.insert(job);
-  tenant.birth = takeBirth(account, seedRecords);
+  const restore = (born: AccountStore): void => restoreOwn(world, born, snapshot);
+  tenant.birth = { ...takeBirth(account, seedRecords), restore };
   for (const { token, ...key } of structuredClone(snapshot.api_keys)) world.store.addApiKey(account, key, token);
   world.sealBirth(account);
-  for (const endpoint of structuredClone(snapshot.webhook_endpoints)) world.webhooks.restoreEndpoint(endpoint);
-  // Unfinished jobs end on the account's clock as any other: the hub raises their events then.
-  const unfinished = jobs.filter((job) => !isTerminal(job.status));
-  if (unfinished.length > 0) world.webhooks.publish(account, { events: [], jobs: unfinished, origin: NO_ORIGIN });
+  restore(account);
   return account;
 }
