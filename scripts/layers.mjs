@@ -38,6 +38,7 @@ export const LAYERS = [
     units: ['scenarios/', 'resources/', 'findings/'],
   },
   { name: 'sandbox', why: 'boots the world, reset replaces it; tenants (own clocks, reset, delete)', units: ['sandbox/'] },
+  { name: 'snapshots', why: 'one account exported and loaded again (contract §5.3)', units: ['snapshot/'] },
   { name: 'http', why: 'middlewares, /v1 router, response writer', units: ['http/'] },
   { name: 'openapi', why: 'the OpenAPI document of /v1', units: ['openapi/'] },
   { name: 'admin', why: '/__admin as declarations, its OpenAPI document and its client', units: ['admin/'] },

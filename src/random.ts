@@ -84,17 +84,35 @@ export function randomString(prng: Prng, length: number): string {
 /** Prefixed ids (`prod_…`, `cus_…`), the shape the spec requires of resource identifiers. */
 export class IdGenerator {
   private readonly prng: Prng;
+  /**
+   * Ids and secrets this stream must never make: those of accounts loaded from a snapshot (contract
+   * §5.3), drawn by the same seeded stream in the process that took it. A draw equal to one is
+   * skipped, which keeps the stream deterministic (same seed + same requests = same bytes).
+   */
+  private reserved: Set<string> | undefined;
 
   constructor(seed: number | string) {
     this.prng = new Prng(`ids:${seed}`);
   }
 
   next(prefix: string): string {
-    return `${prefix}_${randomString(this.prng, 24)}`;
+    let id: string;
+    do id = `${prefix}_${randomString(this.prng, 24)}`;
+    while (this.reserved?.has(id));
+    return id;
   }
 
   secret(prefix: string): string {
-    return `${prefix}${randomString(this.prng, 32)}`;
+    let secret: string;
+    do secret = `${prefix}${randomString(this.prng, 32)}`;
+    while (this.reserved?.has(secret));
+    return secret;
+  }
+
+  /** Never makes these (ids or secrets) from now on. */
+  reserve(values: Iterable<string>): void {
+    this.reserved ??= new Set();
+    for (const value of values) this.reserved.add(value);
   }
 }
 

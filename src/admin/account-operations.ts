@@ -20,6 +20,7 @@ import {
   listSchema,
 } from './answer-schemas.js';
 import { adminOperation } from './route-kit.js';
+import { createFromSnapshot } from './snapshot-operations.js';
 import { listAccounts, ACCOUNT_LIST_QUERY } from './account-list.js';
 
 const createAccountSchema: JsonSchema = {
@@ -32,6 +33,13 @@ const createAccountSchema: JsonSchema = {
     name: { type: 'string', minLength: 1 },
     // `shared`, `frozen`, `running` or an instant (contract §4.1); the instant is checked by `accountClockBirth`.
     clock: { type: 'string', minLength: 1 },
+    // An account snapshot to load (contract §5.3). Any object here: src/snapshot/decode.ts checks it
+    // member by member, so a damaged one is 422 naming the member (`snapshot.records.forms.2.id`).
+    snapshot: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'An AccountSnapshot from `GET /accounts/{id}/snapshot`, to recreate that account (alone, or with `clock`).',
+    },
   },
 };
 const patchAccountSchema: JsonSchema = {
@@ -104,13 +112,14 @@ export const ACCOUNT_OPERATIONS = [
     route: 'POST /accounts',
     summary: 'Create an account and its first key',
     description:
-      "Records from the fixture's template, another fixture's (a name under `fixtures/`, or a path inside the working directory), or an inline `template` and `pinned` (docs/fixtures.md). An unusable `clock`, `fixture` (a path outside the working directory included), `template` or `pinned` is 422 naming it (dotted path: `pinned.experiences.0.name`), and so is one that would seed about 1,000 records more than the sandbox template.",
-    client: ['admin.accounts.create({ pinned })'],
+      "Records from the fixture's template, another fixture's (a name under `fixtures/`, or a path inside the working directory), or an inline `template` and `pinned` (docs/fixtures.md). An unusable `clock`, `fixture` (a path outside the working directory included), `template` or `pinned` is 422 naming it (dotted path: `pinned.experiences.0.name`), and so is one that would seed about 1,000 records more than the sandbox template. With `snapshot` (contract §5.3) the account is recreated as it was (ids, tokens, records, jobs, credits, endpoints; its clock frozen at the snapshot's instant unless `clock` says otherwise): a member the snapshot decides is 422, a damaged snapshot 422 naming the member, an id already in use 409 `resource_exists`.",
+    client: ['admin.accounts.create({ pinned })', 'admin.accounts.create({ snapshot })'],
     body: createAccountSchema,
     answer: { status: 201, description: "The account and its key, with the key's `token`.", schema: createdAccountSchema },
-    errors: [422],
+    errors: [409, 422],
     handler: (ctx, request) => {
       const body = request.body();
+      if (body.snapshot !== undefined) return createFromSnapshot(ctx, { ...body, snapshot: body.snapshot });
       const clock = accountClockBirth(ctx, body.clock);
       const { fixture, world } = ctx.sandbox;
       const { template, pinned } = accountSource(body, fixture);

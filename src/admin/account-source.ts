@@ -16,7 +16,8 @@ import { ACCOUNT_TEMPLATE_SCHEMA } from '../fixture/fixture-schema.js';
 import { BODY_LIMIT_BYTES } from '../protocol/body-limit.js';
 import type { JsonSchema } from '../operations/types.js';
 import { deepFreeze } from '../store/derived-cache.js';
-import { PINNED_RECORDS_SCHEMA, pinnedRecordsProblem, type PinnedRecords } from '../store/pinned-records.js';
+import { pinnedRecordsProblem } from '../store/pinned-problems.js';
+import { PINNED_RECORDS_SCHEMA, type PinnedRecords } from '../store/pinned-records.js';
 
 /**
  * Bounds of what one request may ask to seed: an account's records are derived in one turn when first

@@ -43,6 +43,16 @@ export const accountClockSchema = object('AccountClock', {
   shared: { type: 'boolean', description: 'Whether the account follows the sandbox clock (`false`: it has its own).' },
 });
 
+/** A clock answer of `…/clock/advance`: an until-idle advance adds `advanced_seconds` (contract §5.4). */
+export function advancedClockSchema(clock: JsonSchema): JsonSchema {
+  const properties = clock.properties as Record<string, JsonSchema>;
+  return object(
+    `Advanced${String(clock.title)}`,
+    { ...properties, advanced_seconds: { type: 'number', minimum: 0, description: 'With `until: "idle"`: how far the clock moved.' } },
+    ['advanced_seconds'],
+  );
+}
+
 export const adminAccountSchema = object('AdminAccount', {
   id: { type: 'string', pattern: '^acct_' },
   object: { const: 'account' },

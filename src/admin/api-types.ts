@@ -13,6 +13,7 @@ import type { Finding, FindingFilter, RuleName, Severity } from '../findings/fin
 import type { EventType } from '../operations/event-types.js';
 import type { JournalEntry, JournalFilter, TruncatedBody } from '../protocol/request-journal.js';
 import type { ActivationInput, ActiveScenarioView } from '../scenarios/engine.js';
+import type { AccountSnapshot } from '../snapshot/shape.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
 import type { KeyAccess, Plan } from '../store/records.js';
 import type { DeliveryFilter } from '../webhooks/hub.js';
@@ -22,6 +23,7 @@ import type { accountState } from './account-state.js';
 export type { AccountTemplate, ActivationInput, ActiveScenarioView, EventFilter, EventType, JournalEntry, PinnedRecords, Plan };
 export type { Finding, RuleName, Severity };
 export type { DeliveryAttempt, TruncatedBody, WebhookDeliveryView, WebhookEndpoint, WebhookEvent };
+export type { AccountSnapshot };
 
 /** `"clock"` of an account: its instant, its mode, and whether it is the sandbox clock. */
 export interface AccountClockState {
@@ -45,6 +47,11 @@ export interface CreateAccountInput {
   template?: AccountTemplate;
   /** Records with fixed ids and the fields you set, in the shape of a fixture account's `pinned`. */
   pinned?: PinnedRecords;
+  /**
+   * Recreate an account from `accounts.snapshot(id)` (contract §5.3), here or in another sandbox with
+   * the same seed and fixtures: alone, or with `clock` (frozen at the snapshot's instant by default).
+   */
+  snapshot?: AccountSnapshot;
 }
 
 export interface AdminAccount {
@@ -81,6 +88,18 @@ export interface ClockState {
 export interface SetClockInput {
   mode?: ClockMode;
   now?: string;
+}
+
+/** `POST …/clock/advance` (contract §3.3, §5.4): `seconds`, or `until: "idle"` with an optional `max_seconds`. */
+export interface AdvanceClockInput {
+  seconds?: number;
+  until?: 'idle';
+  max_seconds?: number;
+}
+
+/** An until-idle advance adds how far it moved the clock (contract §5.4). */
+export interface AdvancedBy {
+  advanced_seconds?: number;
 }
 
 /**
@@ -140,15 +159,16 @@ export interface AdminRoutes {
   'PATCH /accounts/{id}': { params: Id; body: { plan: Plan }; answer: { account: AdminAccount } };
   'DELETE /accounts/{id}': { params: Id; answer: Deleted<'account'> };
   'POST /accounts/{id}/reset': { params: Id; answer: { account: AdminAccount } };
+  'GET /accounts/{id}/snapshot': { params: Id; answer: AccountSnapshot };
   'GET /accounts/{id}/clock': { params: Id; answer: AccountClockState };
   'POST /accounts/{id}/clock': { params: Id; body: SetClockInput; answer: AccountClockState };
-  'POST /accounts/{id}/clock/advance': { params: Id; body: { seconds: number }; answer: AccountClockState };
+  'POST /accounts/{id}/clock/advance': { params: Id; body: AdvanceClockInput; answer: AccountClockState & AdvancedBy };
   'POST /api_keys': { body: CreateKeyInput; answer: AdminApiKey & { token: string } };
   'POST /api_keys/{id}/expire': { params: Id; answer: AdminApiKey };
   'POST /api_keys/{id}/revoke': { params: Id; answer: AdminApiKey };
   'GET /clock': { answer: ClockState };
   'POST /clock': { body: SetClockInput; answer: ClockState };
-  'POST /clock/advance': { body: { seconds: number }; answer: ClockState };
+  'POST /clock/advance': { body: AdvanceClockInput; answer: ClockState & AdvancedBy };
   'GET /scenarios': { answer: { available: AvailableScenario[]; active: ActiveScenarioView[] } };
   'POST /scenarios': { body: ActivationInput; answer: ActiveScenarioView };
   'GET /scenarios/{id}': { params: Id; answer: ActiveScenarioView };

@@ -20,12 +20,13 @@ import type {
   RouteInput,
   SetClockInput,
 } from './api-types.js';
-import { accountClock, tenantHandle, type Tenant } from './tenant-handle.js';
+import { accountClock, advanceBody, tenantHandle, type ClockAdvanceInput, type Tenant } from './tenant-handle.js';
 
-export type { AccountClockSetting, AccountClockState, Tenant, TenantClock } from './tenant-handle.js';
+export type { AccountClockSetting, AccountClockState, ClockAdvanceInput, Tenant, TenantClock } from './tenant-handle.js';
 
 // Type-only: the shapes the sandbox answers, declared once in the admin API's interface (api-types.ts).
 export type {
+  AccountSnapshot,
   AccountStateSnapshot,
   AccountTemplate,
   AdminAccount,
@@ -140,6 +141,8 @@ export class AdminClient {
     update: (id: string, input: { plan: 'free' | 'paid' }) => this.call('PATCH /accounts/{id}', { params: { id }, body: input }),
     reset: (id: string) => this.call('POST /accounts/{id}/reset', { params: { id } }),
     delete: (id: string) => this.call('DELETE /accounts/{id}', { params: { id } }),
+    /** Contract §5.3: everything needed to recreate the account; `create({ snapshot })` loads it. */
+    snapshot: (id: string) => this.call('GET /accounts/{id}/snapshot', { params: { id } }),
     /** The account's own clock: `clock(id).advance(60)`. */
     clock: (id: string) => accountClock(this.call, id),
   };
@@ -154,7 +157,8 @@ export class AdminClient {
     get: (): Promise<ClockState> => this.call('GET /clock', {}),
     set: (input: SetClockInput): Promise<ClockState> => this.call('POST /clock', { body: input }),
     freeze: (now?: string): Promise<ClockState> => this.call('POST /clock', { body: { mode: 'frozen', ...(now ? { now } : {}) } }),
-    advance: (seconds: number): Promise<ClockState> => this.call('POST /clock/advance', { body: { seconds } }),
+    /** `advance(60)`, or `advance({ until: 'idle', max_seconds? })` (contract §5.4), whose answer adds `advanced_seconds`. */
+    advance: (input: ClockAdvanceInput) => this.call('POST /clock/advance', { body: advanceBody(input) }),
   };
 
   readonly scenarios = {

@@ -13,6 +13,7 @@ import { openApiOperation, type AdminFeature } from './openapi-document.js';
 import type { AdminOperation } from './route-kit.js';
 import { SANDBOX_OPERATIONS } from './sandbox-operations.js';
 import { SCENARIO_OPERATIONS } from './scenario-operations.js';
+import { SNAPSHOT_OPERATIONS } from './snapshot-operations.js';
 import { TENANT_OPERATIONS } from './tenant-operations.js';
 import { WEBHOOK_OPERATIONS } from './webhook-operations.js';
 
@@ -27,6 +28,11 @@ export const ADMIN_FEATURES: readonly AdminFeature[] = [
   },
   { tag: 'Accounts', description: 'Accounts and their API keys: tenants for tests (contract §3.2, §4.1).', operations: ACCOUNT_OPERATIONS },
   { tag: 'Tenants', description: "An account's own clock, its reset and its deletion (contract §4.1).", operations: TENANT_OPERATIONS },
+  {
+    tag: 'Snapshots',
+    description: 'An account taken whole and loaded again, here or elsewhere (contract §5.3).',
+    operations: SNAPSHOT_OPERATIONS,
+  },
   {
     tag: 'Scenarios',
     description: 'Activate and deactivate the scenarios of scenarios/ (contract §3.5, §4.2).',
@@ -49,6 +55,7 @@ type Declared =
   | (typeof OPEN_API)['route']
   | (typeof ACCOUNT_OPERATIONS)[number]['route']
   | (typeof TENANT_OPERATIONS)[number]['route']
+  | (typeof SNAPSHOT_OPERATIONS)[number]['route']
   | (typeof SCENARIO_OPERATIONS)[number]['route']
   | (typeof JOURNAL_OPERATIONS)[number]['route']
   | (typeof FINDINGS_OPERATIONS)[number]['route']

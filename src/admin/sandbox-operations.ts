@@ -1,23 +1,38 @@
 /** Contract §3.1 and §3.3: health, reset, and the sandbox clock. */
 import type { SandboxContext } from '../http/context.js';
-import type { ClockState } from './api-types.js';
-import { clockStateSchema, statusOkSchema } from './answer-schemas.js';
-import { advanceClockSchema, clockAdvanceChange, clockSetChange, setClockSchema, type ClockChange } from './clock-input.js';
+import type { AdvancedBy, ClockState } from './api-types.js';
+import { advancedClockSchema, clockStateSchema, statusOkSchema } from './answer-schemas.js';
+import {
+  advanceClockSchema,
+  advancedMember,
+  applyClockMove,
+  clockAdvanceMove,
+  clockSetChange,
+  setClockSchema,
+  type ClockMove,
+} from './clock-input.js';
 import { adminOperation } from './route-kit.js';
 import type { VirtualClock } from '../clock/virtual-clock.js';
 
 const clockAnswer = { status: 200, description: 'The sandbox clock.', schema: clockStateSchema } as const;
+const advanceAnswer = {
+  status: 200,
+  description: 'The sandbox clock; after `until: "idle"`, with `advanced_seconds`.',
+  schema: advancedClockSchema(clockStateSchema),
+} as const;
 
 /**
  * Moves the sandbox clock and the accounts sharing it; accounts with their own clock stay (contract
  * §4.1). Answers once everything due by the new time has happened: webhooks of the accounts on
  * the sandbox clock included (contract §4.3), their attempts awaited.
  */
-async function moveSandboxClock(ctx: SandboxContext, change: (clock: VirtualClock) => ClockChange): Promise<ClockState> {
-  const { world } = ctx.sandbox;
-  world.clock.set(change(world.clock));
-  await world.webhooks.clockMoved(world.clock);
-  return world.clock.snapshot();
+async function moveSandboxClock(ctx: SandboxContext, read: (clock: VirtualClock) => ClockMove): Promise<ClockState & AdvancedBy> {
+  const { clock, webhooks } = ctx.sandbox.world;
+  const advanced = await applyClockMove(read(clock), clock, {
+    nextDue: () => webhooks.nextDueOn(clock),
+    moved: () => webhooks.clockMoved(clock),
+  });
+  return { ...clock.snapshot(), ...advancedMember(advanced) };
 }
 
 export const SANDBOX_OPERATIONS = [
@@ -64,11 +79,11 @@ export const SANDBOX_OPERATIONS = [
     route: 'POST /clock/advance',
     summary: 'Move the sandbox clock forward',
     description:
-      'Answers once everything due by the new time has happened, webhook deliveries of the accounts on the sandbox clock included: a test never sleeps for real.',
-    client: ['admin.clock.advance(s)'],
+      'Answers once everything due by the new time has happened, webhook deliveries of the accounts on the sandbox clock included: a test never sleeps for real. With `{"until": "idle"}` (contract §5.4) the clock steps from one due instant to the next (job ends, delivery attempts and retries) until nothing of the accounts on the sandbox clock is due, at most `max_seconds` (default a week); the answer adds `advanced_seconds`.',
+    client: ['admin.clock.advance(s)', "admin.clock.advance({ until: 'idle' })"],
     body: advanceClockSchema,
-    answer: clockAnswer,
+    answer: advanceAnswer,
     errors: [422],
-    handler: (ctx, request) => moveSandboxClock(ctx, (clock) => clockAdvanceChange(request.body(), clock)),
+    handler: (ctx, request) => moveSandboxClock(ctx, (clock) => clockAdvanceMove(request.body(), clock)),
   }),
 ];

@@ -6,6 +6,7 @@
  */
 import type {
   AccountClockState,
+  AccountSnapshot,
   AccountStateSnapshot,
   AdminAccount,
   AdminApiKey,
@@ -13,10 +14,23 @@ import type {
   Finding,
   FindingsQuery,
   ListPage,
+  AdvancedBy,
   SetClockInput,
 } from './api-types.js';
 
 export type { AccountClockSetting, AccountClockState } from './api-types.js';
+
+/**
+ * What `clock.advance` takes: seconds, or `{ until: 'idle' }` (contract §5.4): to the instant at
+ * which nothing of the account (or of the accounts on the sandbox clock) is still due (every job
+ * ended, every webhook delivery succeeded or failed), at most `max_seconds` (default a week) away.
+ */
+export type ClockAdvanceInput = number | { seconds: number } | { until: 'idle'; max_seconds?: number };
+
+/** The body `clock.advance(input)` sends. */
+export function advanceBody(input: ClockAdvanceInput): { seconds?: number; until?: 'idle'; max_seconds?: number } {
+  return typeof input === 'number' ? { seconds: input } : input;
+}
 
 /** One account's clock; every call but `get` gives an account on the shared clock its own. */
 export interface TenantClock {
@@ -24,7 +38,8 @@ export interface TenantClock {
   set(input: SetClockInput): Promise<AccountClockState>;
   freeze(now?: string): Promise<AccountClockState>;
   run(): Promise<AccountClockState>;
-  advance(seconds: number): Promise<AccountClockState>;
+  /** `advance(60)`, or `advance({ until: 'idle' })`, whose answer adds `advanced_seconds`. */
+  advance(input: ClockAdvanceInput): Promise<AccountClockState & AdvancedBy>;
 }
 
 export interface Tenant {
@@ -37,6 +52,8 @@ export interface Tenant {
   readonly clock: TenantClock;
   /** `GET /__admin/accounts/{id}`: the account and every collection of it. */
   state(): Promise<AccountStateSnapshot>;
+  /** `GET /__admin/accounts/{id}/snapshot` (contract §5.3): load it with `admin.accounts.create({ snapshot })`. */
+  snapshot(): Promise<AccountSnapshot>;
   /** Back to its state right after creation: same id, keys, tokens and records; fresh counters. */
   reset(): Promise<AdminAccount>;
   /** Contract §5.1: this account's findings, newest first (`rule`, `severity`, `limit`… filter them). */
@@ -52,7 +69,7 @@ export function accountClock(call: AdminCall, accountId: string): TenantClock {
     set: (input) => call('POST /accounts/{id}/clock', { params, body: input }),
     freeze: (now) => call('POST /accounts/{id}/clock', { params, body: { mode: 'frozen', ...(now ? { now } : {}) } }),
     run: () => call('POST /accounts/{id}/clock', { params, body: { mode: 'running' } }),
-    advance: (seconds) => call('POST /accounts/{id}/clock/advance', { params, body: { seconds } }),
+    advance: (input) => call('POST /accounts/{id}/clock/advance', { params, body: advanceBody(input) }),
   };
 }
 
@@ -66,6 +83,7 @@ export function tenantHandle(call: AdminCall, created: { account: AdminAccount; 
     token: created.api_key.token,
     clock: accountClock(call, id),
     state: () => call('GET /accounts/{id}', { params }),
+    snapshot: () => call('GET /accounts/{id}/snapshot', { params }),
     reset: async () => {
       tenant.account = (await call('POST /accounts/{id}/reset', { params })).account;
       return tenant.account;

@@ -7,10 +7,18 @@ import type { VirtualClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SandboxContext } from '../http/context.js';
 import { accountView, clockView, deleteAccount, ownClockOf, resetAccount } from '../sandbox/lifecycle.js';
-import type { AccountClockState } from './api-types.js';
+import type { AccountClockState, AdvancedBy } from './api-types.js';
 import { accountOr404 } from './account-state.js';
-import { accountAnswerSchema, accountClockSchema, deletedSchema } from './answer-schemas.js';
-import { advanceClockSchema, clockAdvanceChange, clockSetChange, setClockSchema, type ClockChange } from './clock-input.js';
+import { accountAnswerSchema, accountClockSchema, advancedClockSchema, deletedSchema } from './answer-schemas.js';
+import {
+  advanceClockSchema,
+  advancedMember,
+  applyClockMove,
+  clockAdvanceMove,
+  clockSetChange,
+  setClockSchema,
+  type ClockMove,
+} from './clock-input.js';
 import { adminOperation } from './route-kit.js';
 
 const clockAnswer = { status: 200, description: "The account's clock.", schema: accountClockSchema } as const;
@@ -20,19 +28,27 @@ const clockAnswer = { status: 200, description: "The account's clock.", schema: 
  * (made from the sandbox clock, at the same instant, on the first call): a refused body leaves an
  * account on the shared clock where it was.
  */
-async function moveOwnClock(ctx: SandboxContext, id: string, change: (clock: VirtualClock) => ClockChange): Promise<AccountClockState> {
+async function moveOwnClock(
+  ctx: SandboxContext,
+  id: string,
+  read: (clock: VirtualClock) => ClockMove,
+): Promise<AccountClockState & AdvancedBy> {
   const { world } = ctx.sandbox;
   const account = accountOr404(ctx, id);
-  const wanted = change(world.timeOf(account.id).clock);
+  const wanted = read(world.timeOf(account.id).clock);
   const tenant = world.tenants.get(account.id);
   if (!tenant) throw new Error(`account ${account.id} has no tenant record`);
-  ownClockOf(world, account, tenant).clock.set(wanted);
+  const { clock } = ownClockOf(world, account, tenant);
   // Its webhooks due by the new time are sent, and their attempts awaited, before the answer (contract §4.3).
-  await world.webhooks.accountClockMoved(account.id);
+  const advanced = await applyClockMove(wanted, clock, {
+    nextDue: () => world.webhooks.nextDueOf(account.id),
+    moved: () => world.webhooks.accountClockMoved(account.id),
+    live: () => world.store.holds(account),
+  });
   // Deleted while its webhooks were being sent: its clock is gone with it.
   if (!world.store.forAccount(account.id))
     throw new ApiError('resource_missing', { param: 'id', message: MESSAGES.noSuchAccount(account.id) });
-  return clockView(world, account.id);
+  return { ...clockView(world, account.id), ...advancedMember(advanced) };
 }
 
 export const TENANT_OPERATIONS = [
@@ -57,12 +73,17 @@ export const TENANT_OPERATIONS = [
   adminOperation({
     route: 'POST /accounts/{id}/clock/advance',
     summary: "Move an account's own clock forward",
-    description: 'Answers once everything of the account due by the new time has happened, its webhook deliveries included.',
-    client: ['tenant.clock.advance(s)'],
+    description:
+      'Answers once everything of the account due by the new time has happened, its webhook deliveries included. With `{"until": "idle"}` (contract §5.4) the clock steps from one due instant to the next until nothing of the account is due (every job ended, every delivery succeeded or failed), at most `max_seconds` (default a week); the answer adds `advanced_seconds`.',
+    client: ['tenant.clock.advance(s)', "tenant.clock.advance({ until: 'idle' })"],
     body: advanceClockSchema,
-    answer: clockAnswer,
+    answer: {
+      status: 200,
+      description: 'The account\'s clock; after `until: "idle"`, with `advanced_seconds`.',
+      schema: advancedClockSchema(accountClockSchema),
+    },
     errors: [404, 422],
-    handler: (ctx, request) => moveOwnClock(ctx, request.params.id, (clock) => clockAdvanceChange(request.body(), clock)),
+    handler: (ctx, request) => moveOwnClock(ctx, request.params.id, (clock) => clockAdvanceMove(request.body(), clock)),
   }),
   adminOperation({
     route: 'POST /accounts/{id}/reset',

@@ -68,6 +68,12 @@ export const ERROR_CATALOG = {
     message: 'The request body is sent in a content coding the sandbox cannot decode.',
     extension: true,
   },
+  resource_exists: {
+    status: 409,
+    type: 'invalid_request_error',
+    message: 'A resource with this id already exists.',
+    extension: true,
+  },
   validation_failed: { status: 422, type: 'validation_error', message: 'The request is well-formed but contains invalid data.' },
   rate_limit_exceeded: { status: 429, type: 'invalid_request_error', message: MESSAGES.rateLimited },
   insufficient_credits: {

@@ -6,6 +6,7 @@
  * document cache rebuilds when the answer changes.
  */
 import type { Sandbox } from '../sandbox/sandbox.js';
+import type { World } from '../sandbox/world.js';
 
 /** Which operations are deprecated right now, by operation id. */
 export type DeprecationPredicate = (operationId: string) => boolean;
@@ -14,4 +15,13 @@ export const NOTHING_DEPRECATED: DeprecationPredicate = () => false;
 
 export function deprecationPredicate(sandbox: Sandbox): DeprecationPredicate {
   return (operationId) => sandbox.world.deprecations.isDeprecated(operationId);
+}
+
+/**
+ * What one caller's document flags (contract §5.4): the sandbox-wide deprecations, and the
+ * operations an active scenario deprecates for requests of this account and key (scoped to the
+ * account, to the key, or to no one), as the scenario middleware would announce them in headers.
+ */
+export function callerDeprecationPredicate(world: World, caller: { accountId: string; apiKeyId: string }): DeprecationPredicate {
+  return (operationId) => world.deprecations.isDeprecated(operationId) || world.scenarios.deprecatesForCaller(operationId, caller);
 }

@@ -12,6 +12,11 @@
  *   clock never expires anything), is the oldest key forgotten outright: its retry then runs as new;
  * - expired entries are dropped when their account is looked up, and a few accounts at a time are
  *   swept on every lookup of any account, so an idle account's are freed by other tenants' writes.
+ *
+ * Whole at ~380 lines on purpose: the entry states, the per-account and sandbox-wide byte ledgers,
+ * eviction to tombstones and the sweep change the same entries and the same counters in one step
+ * (an eviction moves bytes out of both ledgers and re-files the entry in its queue); split, each
+ * piece would reach into the others' state to keep the budgets exact.
  */
 import { weighText } from './text-bytes.js';
 

@@ -36,6 +36,7 @@ export function resetAccount(world: World, id: string): AccountStore | undefined
   const tokens = new Map(birth.tokens);
   // Oldest first, as taken: re-inserted in the same order, so lists come out in the same order.
   for (const key of structuredClone(birth.keys)) world.store.addApiKey(fresh, key, tokens.get(key.id) ?? '');
+  birth.restore?.(fresh);
   return fresh;
 }
 

@@ -25,6 +25,12 @@ export interface AccountBirth {
   readonly keys: readonly ApiKeyRecord[];
   /** Key id -> token of the keys the account was created with: the same tokens work after a reset. */
   readonly tokens: ReadonlyArray<readonly [keyId: string, token: string]>;
+  /**
+   * What else the account was born with, put back after its records and keys on reset: an account
+   * loaded from a snapshot (src/snapshot/load.ts) owns records no seed derives (form submissions,
+   * jobs), and endpoints, from its creation on.
+   */
+  readonly restore?: ((account: AccountStore) => void) | undefined;
 }
 
 export class Tenant {

@@ -197,6 +197,20 @@ export class ScenarioEngine implements ActivationCounter {
     return false;
   }
 
+  /**
+   * True when an active scenario deprecates the operation for every request of this caller (an
+   * account and one of its keys): what `/openapi.json` flags for that key (contract §5.4). The same
+   * activations as a request with that key would match, so the document and the headers agree.
+   */
+  deprecatesForCaller(operationId: string, caller: { accountId: string; apiKeyId: string }): boolean {
+    const operation = this.operations.get(operationId);
+    if (!operation) return false;
+    for (const activation of this.index.matching({ operation, ...caller })) {
+      if (activation.rules.some((rule) => rule.effect.deprecate !== undefined && ruleMatches(rule, operation))) return true;
+    }
+    return false;
+  }
+
   /** The webhook hub's query (src/webhooks/twists.ts): the offers of `twist` for the account's webhooks now, newest first. */
   webhookTwists(accountId: string, twist: WebhookTwist): TwistOffer[] {
     return webhookOffers(this.active.values(), accountId, twist, this.operations, this);

@@ -1,6 +1,10 @@
 /**
  * Record shapes held by the store. API-facing views are built from these by each resource module;
  * internal fields (secrets, access, revocation) never leave through /v1.
+ *
+ * Whole at ~380 lines on purpose: it is types only (no behaviour), the one place every collection's
+ * record is declared, read together by the store, the seeders, the fixtures and the snapshots; split
+ * per resource, `CollectionRecords` would import every piece back.
  */
 export type Plan = 'free' | 'paid';
 

@@ -56,6 +56,11 @@ export class DueAccounts<A> {
     return this.queues.get(clock)?.accounts.upTo(until) ?? [];
   }
 
+  /** The soonest virtual instant something of an account filed on `clock` falls due; undefined when none. */
+  firstOn(clock: VirtualClock): number | undefined {
+    return this.queues.get(clock)?.accounts.firstAt();
+  }
+
   /** `clock` was set or changed mode: its place among the running clocks follows. */
   clockMoved(clock: VirtualClock): void {
     const queue = this.queues.get(clock);

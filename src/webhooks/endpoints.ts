@@ -34,11 +34,16 @@ export class Endpoints {
       status: 'enabled',
       created_at: isoTimestamp(now),
     };
-    let mine = this.byAccount.get(input.accountId);
-    if (!mine) this.byAccount.set(input.accountId, (mine = new Map<string, WebhookEndpoint>()));
-    mine.set(id, endpoint);
-    this.byId.set(id, endpoint);
+    this.restore(endpoint);
     return endpoint;
+  }
+
+  /** Files an endpoint as it was (an account loaded from a snapshot, contract §5.3). */
+  restore(endpoint: WebhookEndpoint): void {
+    let mine = this.byAccount.get(endpoint.account_id);
+    if (!mine) this.byAccount.set(endpoint.account_id, (mine = new Map<string, WebhookEndpoint>()));
+    mine.set(endpoint.id, endpoint);
+    this.byId.set(endpoint.id, endpoint);
   }
 
   get(id: string): WebhookEndpoint | undefined {

@@ -134,6 +134,15 @@ export class WebhookHub {
     return this.endpointList.create(input, this.deps.clockOf(input.accountId).now());
   }
 
+  /**
+   * An endpoint of an account loaded from a snapshot (contract §5.3): its id, secret and creation
+   * instant as they were; the hub's stream never makes its id again.
+   */
+  restoreEndpoint(endpoint: WebhookEndpoint): void {
+    this.ids.reserve([endpoint.id]);
+    this.endpointList.restore(endpoint);
+  }
+
   endpoint(id: string): WebhookEndpoint | undefined {
     return this.endpointList.get(id);
   }
@@ -290,6 +299,20 @@ export class WebhookHub {
     const queue = this.accounts.get(accountId);
     if (!queue || this.closed) return;
     await this.scheduler.accountClockMoved(queue);
+  }
+
+  /**
+   * The soonest virtual instant at which something of the accounts following `clock` is due (a
+   * watched job's end, a delivery's next attempt); undefined when nothing is: what a clock advance
+   * `until: "idle"` moves to, step by step (contract §5.4).
+   */
+  nextDueOn(clock: VirtualClock): number | undefined {
+    return this.closed ? undefined : this.scheduler.nextDueOn(clock);
+  }
+
+  /** As `nextDueOn`, for one account. */
+  nextDueOf(accountId: string): number | undefined {
+    return this.closed ? undefined : this.accounts.get(accountId)?.firstDueAt();
   }
 
   private isCurrent(queue: AccountQueue): boolean {

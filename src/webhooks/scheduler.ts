@@ -74,6 +74,19 @@ export class Scheduler {
     this.arm();
   }
 
+  /**
+   * The soonest virtual instant something of the accounts following `clock` is due; undefined when
+   * nothing is (contract §5.4, until idle). Accounts whose drain runs are out of the due index: asked too.
+   */
+  nextDueOn(clock: VirtualClock): number | undefined {
+    let first = this.closed ? undefined : this.due.firstOn(clock);
+    for (const queue of this.working) {
+      const at = this.deps.clockOf(queue.id) === clock ? queue.firstDueAt() : undefined;
+      if (at !== undefined && (first === undefined || at < first)) first = at;
+    }
+    return first;
+  }
+
   /** Starts the account's drain without waiting for it (after a request's answer). */
   kick(queue: AccountQueue): void {
     void this.drain(queue);

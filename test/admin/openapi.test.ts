@@ -229,6 +229,8 @@ describe('contract §5.4: the answers the document describes are those the route
     await call('GET /accounts/{id}/clock', `/accounts/${id}/clock`);
     await call('POST /accounts/{id}/clock', `/accounts/${id}/clock`, { mode: 'frozen' });
     await call('POST /accounts/{id}/clock/advance', `/accounts/${id}/clock/advance`, { seconds: 60 });
+    await call('POST /accounts/{id}/clock/advance', `/accounts/${id}/clock/advance`, { until: 'idle' });
+    await call('POST /clock/advance', '/clock/advance', { until: 'idle', max_seconds: 60 });
     await call('POST /accounts/{id}/reset', `/accounts/${id}/reset`);
     const active = await call('POST /scenarios', '/scenarios', { name: 'server-error', account_id: id, times: 1 });
     await call('GET /scenarios', '/scenarios');
@@ -253,7 +255,9 @@ describe('contract §5.4: the answers the document describes are those the route
     const [delivery] = deliveries.data as Array<{ id: string }>;
     await call('GET /webhook_deliveries/{id}', `/webhook_deliveries/${delivery!.id}`);
     await call('DELETE /webhook_endpoints/{id}', `/webhook_endpoints/${endpoint.id as string}`);
+    const snapshot = await call('GET /accounts/{id}/snapshot', `/accounts/${id}/snapshot`);
     await call('DELETE /accounts/{id}', `/accounts/${id}`);
+    await call('POST /accounts', '/accounts', { snapshot });
     await call('POST /reset', '/reset');
 
     expect([...exercised].sort()).toEqual(ADMIN_OPERATIONS.map((operation) => operation.route).sort());
