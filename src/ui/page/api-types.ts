@@ -29,10 +29,12 @@ export interface JournalEntryView {
   scenario_ids: string[];
   fault: string | null;
   timestamp: string;
+  /** The request's headers, lower-case names, credentials redacted (contract §5.3). */
+  headers: Record<string, string>;
   body: unknown;
   /** Only when the body was over the journal's body limit (`body` is then null). */
   body_truncated?: TruncatedBodyView;
-  response: { status: number; body: unknown; body_truncated?: TruncatedBodyView } | null;
+  response: { status: number; headers: Record<string, string>; body: unknown; body_truncated?: TruncatedBodyView } | null;
 }
 
 /** A body over the journal's body limit: its full UTF-8 length and its first bytes, as text. */
