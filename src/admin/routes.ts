@@ -27,6 +27,7 @@ import { accountSource, ACCOUNT_SOURCE_PROPERTIES, type AccountSourceInput } fro
 import { advanceClockSchema, clockAdvanceChange, clockSetChange, setClockSchema } from './clock-input.js';
 import { dashboardPage } from './dashboard-route.js';
 import { adminAuth, adminSameSite } from './guard.js';
+import { registerHarRoute } from './har-route.js';
 import { registerJournalRoutes } from './journal-routes.js';
 import { adminRoute, bodyOf, pathParam } from './route-kit.js';
 import { registerScenarioRoutes } from './scenario-routes.js';
@@ -223,6 +224,7 @@ export function buildAdminRouter(): Router<SandboxState> {
   registerTenantRoutes(route, accountOr404);
   registerScenarioRoutes(route);
   registerJournalRoutes(route);
+  registerHarRoute(route);
   registerWebhookRoutes(route, accountOr404);
   return router;
 }

@@ -76,7 +76,8 @@ export function headerObject(flat: readonly string[]): Record<string, string> {
 /** The same list as `{name, value}` pairs in the order and case sent, credentials redacted (HAR's shape). */
 export function headerPairs(flat: readonly string[]): Array<{ name: string; value: string }> {
   const pairs: Array<{ name: string; value: string }> = [];
-  for (let i = 0; i + 1 < flat.length; i += 2) pairs.push({ name: flat[i]!, value: shownHeaderValue(flat[i]!.toLowerCase(), flat[i + 1]!) });
+  for (let i = 0; i + 1 < flat.length; i += 2)
+    pairs.push({ name: flat[i]!, value: shownHeaderValue(flat[i]!.toLowerCase(), flat[i + 1]!) });
   return pairs;
 }
 

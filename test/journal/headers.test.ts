@@ -20,7 +20,15 @@ describe('journal headers (contract §5.3)', () => {
     const res = await c.get('/v1/status').set(bearer(KEYS.free));
     const [entry] = await journal(c);
     const { headers } = entry!.response;
-    for (const name of ['request-id', 'x-request-id', 'ratelimit', 'ratelimit-policy', 'x-ratelimit-remaining', 'content-type', 'content-length']) {
+    for (const name of [
+      'request-id',
+      'x-request-id',
+      'ratelimit',
+      'ratelimit-policy',
+      'x-ratelimit-remaining',
+      'content-type',
+      'content-length',
+    ]) {
       expect(headers[name], name).toBe(res.headers[name]);
     }
     expect(Object.keys(entry!.response)).toEqual(['status', 'headers', 'body']);
@@ -28,9 +36,12 @@ describe('journal headers (contract §5.3)', () => {
 
   it('contract §5.3: a test can assert that a retry reused its Idempotency-Key', async () => {
     const c = client(makeApp());
-    for (let i = 0; i < 2; i += 1) await c.post('/v1/auth/keys').set(bearer(KEYS.free)).set('Idempotency-Key', 'retry-1').send({ name: 'ci' });
+    for (let i = 0; i < 2; i += 1)
+      await c.post('/v1/auth/keys').set(bearer(KEYS.free)).set('Idempotency-Key', 'retry-1').send({ name: 'ci' });
     const entries = await journal(c);
-    expect(entries.map((e) => [e.headers['idempotency-key'], e.idempotent_replayed, e.response.headers['request-id'] === e.request_id])).toEqual([
+    expect(
+      entries.map((e) => [e.headers['idempotency-key'], e.idempotent_replayed, e.response.headers['request-id'] === e.request_id]),
+    ).toEqual([
       ['retry-1', true, true],
       ['retry-1', false, true],
     ]);
