@@ -177,7 +177,8 @@ let version: string | undefined;
 function packageVersion(): string {
   if (version === undefined) {
     try {
-      version = String((JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: unknown }).version ?? '0.0.0');
+      const declared = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: unknown }).version;
+      version = typeof declared === 'string' ? declared : '0.0.0';
     } catch {
       version = '0.0.0';
     }

@@ -82,7 +82,7 @@ describe('journal headers (contract §5.3)', () => {
     expect(ring.bytes).toBeLessThanOrEqual(ring.budget);
   });
 
-  it('contract §5.3: a header sent twice is one member, joined as Node joins it', async () => {
+  it('contract §5.3: a header sent twice is one member, joined as Node joins it', () => {
     const ring = new RequestJournal(10);
     const ticket = ring.arrive({
       request_id: 'req_1',
