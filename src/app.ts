@@ -16,6 +16,7 @@ import { HeldConnections } from './http/faults.js';
 import { callerIdentification } from './http/identify-caller.js';
 import { idempotency } from './http/idempotency.js';
 import { journal } from './http/journal.js';
+import { recordCoverage } from './http/coverage.js';
 import { jsonBody } from './http/json-body.js';
 import { largeBodyLane } from './http/large-body-lane.js';
 import { isUnder } from './http/path-prefix.js';
@@ -132,6 +133,8 @@ export function createAppWithOperations(options: CreateAppOptions, operations: r
     ...(resolved.log ? [requestLog(options.logWriter ? { write: options.logWriter } : {})] : []),
     // Outside the envelope, so it records the status actually sent, errors included.
     journal(API_PREFIX),
+    // Beside the journal, independent of it (contract §5.2): counts every /v1 request as it finishes.
+    recordCoverage(API_PREFIX),
     errorEnvelope(),
     under(API_PREFIX, v1),
     // Outside /v1: the OpenAPI document (no key, not counted), the admin API, and 404s in the envelope.

@@ -27,6 +27,7 @@ import { accountSource, ACCOUNT_SOURCE_PROPERTIES, type AccountSourceInput } fro
 import { advanceClockSchema, clockAdvanceChange, clockSetChange, setClockSchema } from './clock-input.js';
 import { dashboardPage } from './dashboard-route.js';
 import { adminAuth, adminSameSite } from './guard.js';
+import { registerCoverageRoutes } from './coverage-routes.js';
 import { registerHarRoute } from './har-route.js';
 import { registerJournalRoutes } from './journal-routes.js';
 import { adminRoute, bodyOf, pathParam } from './route-kit.js';
@@ -225,6 +226,7 @@ export function buildAdminRouter(): Router<SandboxState> {
   registerScenarioRoutes(route);
   registerJournalRoutes(route);
   registerHarRoute(route);
+  registerCoverageRoutes(route);
   registerWebhookRoutes(route, accountOr404);
   return router;
 }

@@ -3,6 +3,7 @@
  * the sandbox clock and the world's id streams stay as they were.
  */
 import { VirtualClock } from '../clock/virtual-clock.js';
+import { coverageOf } from '../coverage/coverage-book.js';
 import { apiKeySubject } from '../protocol/rate-limit.js';
 import type { AccountStore } from '../store/store.js';
 import type { World } from './world.js';
@@ -24,6 +25,7 @@ function forgetActivity(world: World, account: AccountStore): void {
   const keyIds = keyIdsOf(account);
   world.idempotency.forget(account.id);
   world.journal.forget(account.id);
+  coverageOf(world).forget(account.id);
   world.scenarios.retireScoped(account.id, keyIds);
   world.scenarios.restartChance(account.id);
   // An own clock's limiter goes with its domain; on the shared one only this account's keys are dropped.

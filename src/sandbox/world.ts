@@ -9,6 +9,7 @@
  * never touches the new world's ids, store or journal. So nothing needs to guard against a reset.
  */
 import { isoTimestamp, VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
+import { coverageOf } from '../coverage/coverage-book.js';
 import type { JobOutcomeRule } from '../jobs/outcome.js';
 import { settleDueJobs, settleJob, settleJobs, type SettleContext } from '../jobs/settle.js';
 import type { JobSettings } from '../jobs/settings.js';
@@ -126,6 +127,7 @@ export class World implements HandlerServices {
       deliveryLogBudget: options.deliveryLogBudget,
       deliveryLogSandboxBudget: options.deliveryLogSandboxBudget,
       responseLimit: options.webhookResponseLimit,
+      deliveryEnded: (ended) => coverageOf(this).deliveryEnded(ended),
     });
     // Both sources were checked at load (fixture file, options), so parsing cannot fail here.
     this.deprecations = new DeprecationRegistry(

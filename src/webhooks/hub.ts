@@ -68,6 +68,8 @@ export interface WebhookHubDeps {
   responseLimit?: number;
   /** Real ms of webhook work per turn of the event loop (default SLICE_BUDGET_MS). */
   sliceBudgetMs?: number;
+  /** Told when a delivery ends: succeeded, or failed for good (coverage, contract §5.2). */
+  deliveryEnded?: (ended: { account_id: string; event_type: string; succeeded: boolean; failed_attempts: number }) => void;
 }
 
 /** Deliveries kept per account by default: as many as a test could want to read, bounded under a frozen clock. */
@@ -242,6 +244,7 @@ export class WebhookHub {
       state?.due.delete(delivery);
       delivery.status = 'failed';
       delivery.nextAt = undefined;
+      this.ended(delivery);
     }
     if (state) this.schedule(state);
     return true;
@@ -546,14 +549,26 @@ export class WebhookHub {
     if (outcome.error === null) {
       delivery.status = 'succeeded';
       delivery.nextAt = undefined;
+      this.ended(delivery);
       return;
     }
     // Its endpoint was deleted during the attempt: no retry.
     if (delivery.status !== 'pending') return;
     const next = nextAttemptAt(at, delivery.attempts.length);
     delivery.nextAt = next;
-    if (next === undefined) delivery.status = 'failed';
-    else state.due.put(next, delivery);
+    if (next === undefined) {
+      delivery.status = 'failed';
+      this.ended(delivery);
+    } else state.due.put(next, delivery);
+  }
+
+  private ended(delivery: Delivery): void {
+    this.deps.deliveryEnded?.({
+      account_id: delivery.accountId,
+      event_type: delivery.event.type,
+      succeeded: delivery.status === 'succeeded',
+      failed_attempts: delivery.attempts.filter((attempt) => attempt.error !== null).length,
+    });
   }
 
   /** ONE real timer for the world: the soonest due account on a running clock. Moved only when that instant changes. */

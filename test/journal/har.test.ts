@@ -1,7 +1,7 @@
 /** Contract §5.3: `GET /__admin/requests.har`, the journal as HAR 1.2. */
 import { readFileSync } from 'node:fs';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { harLog } from '../../src/admin/har-route.js';
 import { RequestJournal } from '../../src/protocol/request-journal.js';
@@ -11,7 +11,8 @@ import { activate, journal } from '../support/scenarios.js';
 
 const schema = JSON.parse(readFileSync(new URL('./har-1.2.schema.json', import.meta.url), 'utf8')) as object;
 const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv);
+// ajv-formats is CommonJS: its function is the module's default.
+(addFormatsModule as unknown as { default: (ajv: Ajv) => void }).default(ajv);
 const validHar = ajv.compile(schema);
 
 function expectHar12(har: unknown): void {
@@ -89,9 +90,9 @@ describe('GET /__admin/requests.har (contract §5.3)', () => {
     try {
       await activate(client(mock.app), { name: 'connection-reset', account_id: ACCOUNTS.free, times: 1 });
       await fetch(`${mock.apiUrl}/status`, { headers: bearer(KEYS.free) }).catch(() => undefined);
-      const har = await (await fetch(`${mock.url}/__admin/requests.har`)).json();
+      const har = (await (await fetch(`${mock.url}/__admin/requests.har`)).json()) as { log: { entries: Array<{ response: unknown }> } };
       expectHar12(har);
-      expect(har.log.entries.at(-1).response).toMatchObject({ status: 0, statusText: '', _error: 'connection-reset', bodySize: -1 });
+      expect(har.log.entries.at(-1)!.response).toMatchObject({ status: 0, statusText: '', _error: 'connection-reset', bodySize: -1 });
     } finally {
       await mock.close();
     }
