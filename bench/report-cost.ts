@@ -99,10 +99,12 @@ const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(li
 
 const baseDir = mkdtempSync(path.join(tmpdir(), 'ccm-base-'));
 try {
-  const archive = execFileSync('git', ['archive', values.base, 'src', 'fixtures', 'scenarios', 'package.json', 'tsconfig.json'], {
+  // Through a file: the archive (fixtures included) is larger than execFileSync's output buffer.
+  const archive = path.join(baseDir, 'base.tar');
+  execFileSync('git', ['archive', '-o', archive, values.base, 'src', 'fixtures', 'scenarios', 'package.json', 'tsconfig.json'], {
     cwd: ROOT,
   });
-  execFileSync('tar', ['-x', '-C', baseDir], { input: archive });
+  execFileSync('tar', ['-x', '-f', archive, '-C', baseDir]);
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(baseDir, 'node_modules'), 'dir');
   const apps = await appsOf(baseDir);
   const results: Record<string, number[]> = { base: [], headers: [], both: [] };
