@@ -14,6 +14,7 @@ import type {
   CreateKeyInput,
   DeliveryQuery,
   EventType,
+  HarQuery,
   JournalQuery,
   RouteAnswer,
   RouteInput,
@@ -166,6 +167,14 @@ export class AdminClient {
   readonly requests = {
     list: (query: JournalQuery = {}) => this.call('GET /requests', { query }),
     clear: () => this.call('DELETE /requests', {}),
+    /** The journal as a HAR 1.2 log, oldest first (contract §5.3). */
+    har: (query: HarQuery = {}) => this.call('GET /requests.har', { query }),
+  };
+
+  /** Contract §5.2: what clients exercised, per account or every account together. */
+  readonly coverage = {
+    get: (query: { account_id?: string } = {}) => this.call('GET /coverage', { query }),
+    clear: () => this.call('DELETE /coverage', {}),
   };
 
   /** Another name for `requests`. */

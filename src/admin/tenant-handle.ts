@@ -4,7 +4,17 @@
  * `tenant.clock.advance(60)`, `tenant.reset()`, `tenant.delete()`. It calls the routes through the
  * client's `call` (api-types.ts), never the client itself, so the two modules do not import each other.
  */
-import type { AccountClockState, AccountStateSnapshot, AdminAccount, AdminApiKey, AdminCall, SetClockInput } from './api-types.js';
+import type {
+  AccountClockState,
+  AccountStateSnapshot,
+  AdminAccount,
+  AdminApiKey,
+  AdminCall,
+  CoverageView,
+  HarDocument,
+  HarQuery,
+  SetClockInput,
+} from './api-types.js';
 
 export type { AccountClockSetting, AccountClockState } from './api-types.js';
 
@@ -31,6 +41,10 @@ export interface Tenant {
   reset(): Promise<AdminAccount>;
   /** Gone with everything of it; its token answers 401 from then on. */
   delete(): Promise<{ id: string; object: 'account'; deleted: true }>;
+  /** `GET /__admin/coverage?account_id=`: what this account's requests and webhooks exercised (contract §5.2). */
+  coverage(): Promise<CoverageView>;
+  /** `GET /__admin/requests.har?account_id=`: this account's journal as a HAR 1.2 log (contract §5.3). */
+  har(query?: Omit<HarQuery, 'account_id'>): Promise<HarDocument>;
 }
 
 export function accountClock(call: AdminCall, accountId: string): TenantClock {
@@ -59,6 +73,8 @@ export function tenantHandle(call: AdminCall, created: { account: AdminAccount; 
       return tenant.account;
     },
     delete: () => call('DELETE /accounts/{id}', { params }),
+    coverage: () => call('GET /coverage', { query: { account_id: id } }),
+    har: (query = {}) => call('GET /requests.har', { query: { ...query, account_id: id } }),
   };
   return tenant;
 }

@@ -51,6 +51,8 @@ async function watch(ctx: SandboxContext, next: Next): Promise<void> {
       fault: fault?.type ?? null,
       closedEarly: !fault && ctx.state.reply !== undefined && ctx.state.written !== true,
       scenarioIds: scenarios ? scenarios.scenarioIds() : [],
+      scenarioNames: scenarios ? scenarios.scenarioNames() : [],
+      accountForgotten: known && world.store.forAccount(caller.account.id) !== caller.account,
       realStart,
       realEnd: world.realTime(),
       // The caller's clock: an own clock's arrival was read when the caller was identified.

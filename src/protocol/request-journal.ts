@@ -30,6 +30,64 @@ export const JOURNAL_PAGE_BYTES = 8 * 1024 * 1024;
  * and its places in the indexes (measured ~580 B with a 273 B answer, README "Request journal").
  */
 export const JOURNAL_ENTRY_OVERHEAD = 512;
+/**
+ * What the two framing headers the writer adds after the journal has recorded the answer weigh
+ * (`Content-Type: application/json; charset=utf-8`, `Content-Length: N`): counted up front, so the
+ * weight of an entry never grows after it is recorded.
+ */
+export const JOURNAL_FRAMING_HEADER_BYTES = 64;
+
+/** Header names whose values are credentials: the journal shows their scheme and last four characters (contract §5.3). */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-admin-token']);
+
+/**
+ * `Bearer cc_test_…a1b2` → `Bearer …a1b2` (contract §5.3): the scheme and the token's last four
+ * characters. A value without a scheme shows `…` and its last four; a token of four characters or
+ * fewer shows none of them, since its last four would be the whole secret.
+ */
+export function redactCredential(value: string): string {
+  const trimmed = value.trim();
+  const space = trimmed.search(/\s/);
+  const scheme = space === -1 ? '' : `${trimmed.slice(0, space)} `;
+  const token = space === -1 ? trimmed : trimmed.slice(space).trim();
+  return `${scheme}…${token.length > 4 ? token.slice(-4) : ''}`;
+}
+
+/** A header value as the journal shows it: credentials redacted, everything else as sent. */
+export function shownHeaderValue(lowerCaseName: string, value: string): string {
+  return CREDENTIAL_HEADERS.has(lowerCaseName) ? redactCredential(value) : value;
+}
+
+/**
+ * A flat `[name, value, name, value…]` list (Node's `rawHeaders`, the writer's header list) as one
+ * object of lower-case names, credentials redacted. A name sent twice is joined as Node joins it
+ * (`cookie` with `; `, others with `, `).
+ */
+export function headerObject(flat: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const name = flat[i]!.toLowerCase();
+    const value = shownHeaderValue(name, flat[i + 1]!);
+    const before = headers[name];
+    headers[name] = before === undefined ? value : `${before}${name === 'cookie' ? '; ' : ', '}${value}`;
+  }
+  return headers;
+}
+
+/** The same list as `{name, value}` pairs in the order and case sent, credentials redacted (HAR's shape). */
+export function headerPairs(flat: readonly string[]): Array<{ name: string; value: string }> {
+  const pairs: Array<{ name: string; value: string }> = [];
+  for (let i = 0; i + 1 < flat.length; i += 2)
+    pairs.push({ name: flat[i]!, value: shownHeaderValue(flat[i]!.toLowerCase(), flat[i + 1]!) });
+  return pairs;
+}
+
+/** What a flat header list weighs: 3 bytes a unit at most, as short bodies are weighed (src/protocol/text-bytes.ts). */
+function weighHeaders(flat: readonly string[]): number {
+  let units = 0;
+  for (let i = 0; i < flat.length; i += 1) units += flat[i]!.length;
+  return units * 3;
+}
 
 /** The byte bounds of a journal (README "Request journal"). */
 export interface JournalBudgets {
@@ -67,6 +125,8 @@ export interface JournalEntry {
   fault: JournalFault | null;
   /** Virtual clock at arrival, ISO 8601 with milliseconds. */
   timestamp: string;
+  /** The request's headers (contract §5.3), lower-case names, `Authorization` redacted to its scheme and last four characters. */
+  headers: Record<string, string>;
   /** The JSON body as sent (before defaults were filled in); null when none was sent, it was not JSON, or it was truncated. */
   body: unknown;
   /** Only when the body was over `journalBodyLimit` (then `body` is null). */
@@ -78,6 +138,8 @@ export interface JournalEntry {
 /** An answer as the journal shows it: its status, and its body as sent (the JSON value, or the text when not JSON; null without one or past 1 MiB). */
 export interface JournalResponse {
   status: number;
+  /** The answer's headers as written (contract §5.3), lower-case names. */
+  headers: Record<string, string>;
   body: unknown;
   /** Only when the answer was over `journalBodyLimit` (then `body` is null). */
   body_truncated?: TruncatedBody;
@@ -92,6 +154,12 @@ export interface JournalArrival {
   querystring: string;
   /** Virtual clock at arrival, epoch ms. */
   at: number;
+  /**
+   * The request's headers as Node's `rawHeaders` gives them (`[name, value, …]`, case and order as
+   * sent): kept by reference, the list Node has already built, and turned into the entry's
+   * `headers` only when listed.
+   */
+  headers?: readonly string[];
 }
 
 /** What is known once it is answered. */
@@ -114,6 +182,32 @@ export interface JournalOutcome {
   response_text?: string | undefined;
   /** Whether `response_text` is JSON (every answer the sandbox writes itself is). */
   response_json?: boolean;
+  /**
+   * The answer's headers, `[name, value, …]` in the order written: the writer's own list, kept by
+   * reference (its framing headers are added to it as it writes, see JOURNAL_FRAMING_HEADER_BYTES).
+   */
+  response_headers?: readonly string[];
+  /** Real milliseconds from arrival to the answer (HAR's `time`); never shown in the JSON entries, which stay deterministic. */
+  duration_ms?: number;
+}
+
+/**
+ * An entry with what only the HAR export shows (src/admin/har-log.ts): the header lists in the
+ * order and case sent, the bodies as text, and the real duration.
+ */
+export interface JournalExchange {
+  entry: JournalEntry;
+  request_headers: readonly string[];
+  /** Empty when nothing was answered. */
+  response_headers: readonly string[];
+  /** The request body as sent (its head when over `journalBodyLimit`); undefined without one. */
+  request_text: string | undefined;
+  /** The whole request body's UTF-8 length when `request_text` is only its head. */
+  request_bytes: number | undefined;
+  response_text: string | undefined;
+  response_bytes: number | undefined;
+  /** Real ms from arrival to answer; null when unknown. */
+  duration_ms: number | null;
 }
 
 export interface JournalFilter {
@@ -134,6 +228,7 @@ export interface JournalFilter {
 export type JournalTicket = number;
 
 const NO_SCENARIOS: readonly string[] = Object.freeze([]);
+const NO_HEADERS: readonly string[] = Object.freeze([]);
 
 /**
  * One place of the ring, allocated when the ring first reaches it and written over from then on: a
@@ -164,6 +259,9 @@ class Slot {
   /** Likewise for `response_text`. */
   response_bytes = -1;
   response_json = true;
+  request_headers: readonly string[] = NO_HEADERS;
+  response_headers: readonly string[] = NO_HEADERS;
+  duration_ms = -1;
   /** What the entry counts against the journal's budget; 0 while in flight or empty. */
   weight = 0;
 
@@ -182,6 +280,7 @@ class Slot {
       scenario_ids: [...this.scenario_ids],
       fault: this.fault,
       timestamp: new Date(this.at).toISOString(),
+      headers: headerObject(this.request_headers),
       body: this.body_bytes < 0 ? parseBody(this.raw_body) : null,
       ...(this.body_bytes < 0 ? undefined : { body_truncated: { bytes: this.body_bytes, head: this.raw_body ?? '' } }),
       response: this.status === null ? null : this.response(this.status),
@@ -189,11 +288,25 @@ class Slot {
   }
 
   private response(status: number): JournalResponse {
+    const headers = headerObject(this.response_headers);
     if (this.response_bytes >= 0) {
-      return { status, body: null, body_truncated: { bytes: this.response_bytes, head: this.response_text ?? '' } };
+      return { status, headers, body: null, body_truncated: { bytes: this.response_bytes, head: this.response_text ?? '' } };
     }
-    if (this.response_text === undefined) return { status, body: null };
-    return { status, body: this.response_json ? parseBody(this.response_text) : this.response_text };
+    if (this.response_text === undefined) return { status, headers, body: null };
+    return { status, headers, body: this.response_json ? parseBody(this.response_text) : this.response_text };
+  }
+
+  exchange(): JournalExchange {
+    return {
+      entry: this.entry(),
+      request_headers: this.request_headers,
+      response_headers: this.status === null ? NO_HEADERS : this.response_headers,
+      request_text: this.raw_body,
+      request_bytes: this.body_bytes < 0 ? undefined : this.body_bytes,
+      response_text: this.response_text,
+      response_bytes: this.response_bytes < 0 ? undefined : this.response_bytes,
+      duration_ms: this.duration_ms < 0 ? null : this.duration_ms,
+    };
   }
 
   /** Lets go of what the entry holds (its place may stay in the ring, empty). */
@@ -203,6 +316,8 @@ class Slot {
     this.raw_body = undefined;
     this.response_text = undefined;
     this.scenario_ids = NO_SCENARIOS;
+    this.request_headers = NO_HEADERS;
+    this.response_headers = NO_HEADERS;
     this.weight = 0;
   }
 }
@@ -338,6 +453,9 @@ export class RequestJournal {
     slot.fault = null;
     slot.raw_body = undefined;
     slot.response_text = undefined;
+    slot.request_headers = arrival.headers ?? NO_HEADERS;
+    slot.response_headers = NO_HEADERS;
+    slot.duration_ms = -1;
     slot.weight = 0;
     if (arrival.request_id <= this.lastRequestId) this.idsAscending = false;
     this.lastRequestId = arrival.request_id;
@@ -367,6 +485,8 @@ export class RequestJournal {
     slot.fault = outcome.fault;
     slot.response_json = outcome.response_json ?? true;
     if (outcome.at !== undefined) slot.at = outcome.at;
+    slot.response_headers = outcome.response_headers ?? NO_HEADERS;
+    slot.duration_ms = outcome.duration_ms ?? -1;
     this.keepBodies(slot, outcome.raw_body, outcome.response_text);
     this.index.add(ticket, slot);
     if (this.weight > this.budget) this.dropOldest();
@@ -379,7 +499,14 @@ export class RequestJournal {
    */
   private keepBodies(slot: Slot, raw: string | undefined, response: string | undefined): void {
     const limit = this.bodyLimit;
-    let weight = JOURNAL_ENTRY_OVERHEAD + slot.path.length + slot.querystring.length;
+    // Headers count like bodies (contract §5.3: within the journal's byte budget).
+    let weight =
+      JOURNAL_ENTRY_OVERHEAD +
+      slot.path.length +
+      slot.querystring.length +
+      weighHeaders(slot.request_headers) +
+      weighHeaders(slot.response_headers) +
+      (slot.status === null ? 0 : JOURNAL_FRAMING_HEADER_BYTES);
     slot.body_bytes = -1;
     slot.response_bytes = -1;
     if (raw !== undefined) {
@@ -480,6 +607,18 @@ export class RequestJournal {
       }
     }
     return { data: page.data.reverse(), json: page.json.reverse(), has_more };
+  }
+
+  /**
+   * The answered entries matching `filter` (its cursors ignored), newest first, with what only the
+   * HAR export shows. Lazy: a reader takes what fits its page and stops.
+   */
+  *exchanges(filter: Omit<JournalFilter, 'limit' | 'starting_after' | 'ending_before'>): Generator<JournalExchange> {
+    const full: JournalFilter = { ...filter, limit: Infinity };
+    for (const ticket of this.index.narrowest(full).descending(undefined)) {
+      const slot = this.slotOf(ticket)!;
+      if (matches(slot, full)) yield slot.exchange();
+    }
   }
 
   /**

@@ -2,6 +2,7 @@
  * The world modules every world is made with, in order (src/sandbox/world-module.ts): the order
  * their `create` runs and their hooks are called. Adding a module: its folder, then one entry here.
  */
+import { coverageModule } from '../coverage/world-module.js';
 import { idempotencyModule, journalModule, rateLimitModule } from '../protocol/world-modules.js';
 import { scenariosModule } from '../scenarios/world-module.js';
 import { webhooksModule } from '../webhooks/world-module.js';
@@ -16,4 +17,5 @@ export const WORLD_MODULES: readonly WorldModule<World>[] = [
   rateLimitModule,
   webhooksModule,
   ownClocksModule,
+  coverageModule,
 ];

@@ -237,6 +237,13 @@ describe('contract §5.4: the answers the document describes are those the route
     await call('DELETE /scenarios', '/scenarios');
     await http.get('/v1/status?x=1').set(bearer(KEYS.free));
     await call('GET /requests', '/requests');
+    // Contract §5.3: the HAR export is JSON, described like every other answer.
+    const har = await http.get(`${ADMIN_PREFIX}/requests.har`);
+    expect(har.headers['content-type']).toMatch(/^application\/json/);
+    expect((await call('GET /requests.har', '/requests.har?limit=5')).log.entries).not.toHaveLength(0);
+    await call('GET /coverage', `/coverage?account_id=${ACCOUNTS.free}`);
+    await call('GET /coverage', '/coverage');
+    await call('DELETE /coverage', '/coverage');
     await call('DELETE /requests', '/requests');
     // Port 9 (discard) refuses at once: the delivery fails its first attempt without waiting.
     const endpoint = await call('POST /webhook_endpoints', '/webhook_endpoints', { account_id: id, url: 'http://127.0.0.1:9/hook' });
