@@ -3,12 +3,14 @@
  * in process, side by side, three apps built from the same seed and fixture:
  *   base      the sandbox before coverage and journal headers (the tree of `--base <commit>`,
  *             default the commit before them), read from git into a temporary folder;
- *   headers   this tree with its coverage middleware taken out (journal headers only);
+ *   headers   this tree without the coverage world module (journal headers only): the app made
+ *             with WORLD_MODULES less `coverage`, no setting needed;
  *   both      this tree as it ships (journal headers and coverage).
  * Rounds alternate between the apps so that a machine whose load changes affects each alike; the
- * median of the rounds is reported with the ratio to base.
+ * median of the rounds is reported with the ratio to base. `npm run bench` runs it as its section
+ * `report-cost` (bench/run.ts); `--json` prints the figures for it.
  *
- *   node --import tsx bench/report-cost.ts [--base <commit>] [--rounds 7] [--requests 20000]
+ *   node --import tsx bench/report-cost.ts [--base <commit>] [--rounds 7] [--requests 20000] [--json]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -19,11 +21,14 @@ import path from 'node:path';
 import { Duplex } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { listenerOf } from './koa-listener.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
-    base: { type: 'string', default: '69bbe03' },
+    // The tree before coverage and journal headers came (the refactored code they were ported onto).
+    base: { type: 'string', default: '000f81b' },
+    json: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '7' },
     requests: { type: 'string', default: '20000' },
   },
@@ -70,17 +75,19 @@ function send(handler: RequestListener): Promise<number> {
 
 interface AppLike {
   callback(): RequestListener;
-  middleware: Array<{ name: string }>;
 }
 type CreateApp = (options: Record<string, unknown>) => AppLike;
 
 async function appsOf(baseDir: string): Promise<Record<string, RequestListener>> {
   const options = { clock: '2026-01-15T12:00:00Z', rateLimit: 'off' };
-  const current = (await import(pathToFileURL(path.join(ROOT, 'src/app.ts')).href)) as { createApp: CreateApp };
+  const current = await import('../src/app.js');
+  const { OPERATIONS } = await import('../src/resources/index.js');
+  const { WORLD_MODULES } = await import('../src/sandbox/modules.js');
   const base = (await import(pathToFileURL(path.join(baseDir, 'src/app.ts')).href)) as { createApp: CreateApp };
-  const headersOnly = current.createApp(options);
-  headersOnly.middleware = headersOnly.middleware.filter((middleware) => middleware.name !== 'recordCoverageMiddleware');
-  return { base: base.createApp(options).callback(), headers: headersOnly.callback(), both: current.createApp(options).callback() };
+  // Coverage off: the same app without its world module (nothing else changes).
+  const withoutCoverage = WORLD_MODULES.filter((module) => module.name !== 'coverage');
+  const headersOnly = current.createAppWithOperations(options, OPERATIONS, withoutCoverage);
+  return { base: base.createApp(options).callback(), headers: listenerOf(headersOnly), both: listenerOf(current.createApp(options)) };
 }
 
 async function throughput(handler: RequestListener): Promise<number> {
@@ -114,6 +121,11 @@ try {
     for (const [name, handler] of Object.entries(apps)) results[name]!.push(await throughput(handler));
   }
   const baseline = median(results.base!);
+  if (values.json) {
+    const medians = Object.fromEntries(Object.entries(results).map(([name, list]) => [name, median(list)]));
+    console.log(JSON.stringify({ base: values.base, requests: REQUESTS, rounds: ROUNDS, medians }));
+    process.exit(0);
+  }
   console.log(`GET /v1/status in process, ${REQUESTS} requests x ${ROUNDS} rounds (median), base ${values.base}`);
   for (const [name, list] of Object.entries(results)) {
     const m = median(list);
