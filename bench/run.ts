@@ -314,6 +314,42 @@ async function inProcess(): Promise<{ bare: number; sandbox: number }> {
   return result;
 }
 
+interface ReportCost {
+  base: string;
+  requests: number;
+  rounds: number;
+  medians: { base: number; headers: number; both: number };
+}
+
+/**
+ * Contract §5.2, §5.3: what journal headers and coverage cost, side by side with the tree before
+ * them (bench/report-cost.ts, in its own process: it imports two trees).
+ */
+async function reportCost(): Promise<ReportCost> {
+  const rounds = process.env.BENCH_REPORT_COST_ROUNDS ?? '7';
+  const requests = process.env.BENCH_REPORT_COST_REQUESTS ?? '20000';
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ['--import', 'tsx', `${ROOT}bench/report-cost.ts`, '--json', '--rounds', rounds, '--requests', requests],
+    { timeout: 600_000, cwd: ROOT },
+  );
+  const cost = JSON.parse(stdout.trim().split('\n').at(-1)!) as ReportCost;
+  out('## Cost of journal headers and coverage');
+  out();
+  out(
+    `GET /v1/status in process (in-memory sockets, 32 in flight), ${cost.requests} requests × ${cost.rounds} rounds, the apps alternating within each round; medians. ` +
+      `base: the tree before journal headers and coverage (${cost.base}); headers: this tree without the coverage world module; both: this tree as it ships.`,
+  );
+  out();
+  out('| app | req/s | × base |');
+  out('|---|---|---|');
+  for (const name of ['base', 'headers', 'both'] as const) {
+    out(`| ${name} | ${fmt(cost.medians[name], 0)} | ${fmt(cost.medians[name] / cost.medians.base, 3)} |`);
+  }
+  out();
+  return cost;
+}
+
 /** Spawn to the first answer of GET /v1/status, in ms. */
 async function firstAnswerMs(args: string[]): Promise<number> {
   const started = performance.now();
@@ -598,13 +634,14 @@ async function main(): Promise<void> {
     `Command: \`npm run bench\`. Machine: ${os.cpus().length} × ${cpu}, ${fmt(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}.`,
   );
   out();
-  // `--only throughput|in-process|cold|pages|jobs|memory|filters|tenants|neighbours|findings` runs one section (a quick look; the targets table then shows n/a).
+  // `--only throughput|in-process|report-cost|cold|pages|jobs|memory|filters|tenants|neighbours|findings` runs one section (a quick look; the targets table then shows n/a).
   const only = process.argv[process.argv.indexOf('--only') + 1];
   const wanted = (section: string) => !process.argv.includes('--only') || only === section;
   const { rss, statusRatio, floorRatio, cpuRatio } = wanted('throughput')
     ? await throughput()
     : { rss: NaN, statusRatio: NaN, floorRatio: NaN, cpuRatio: NaN };
   const own = wanted('in-process') ? await inProcess() : { bare: NaN, sandbox: NaN };
+  const cost = wanted('report-cost') ? (await reportCost()).medians : { base: NaN, headers: NaN, both: NaN };
   const cold = wanted('cold') ? await coldStart() : { cli: NaN, ratio: NaN, firstImport: NaN };
   const pageRatio = wanted('pages') ? await pages() : NaN;
   const jobRatio = wanted('jobs') ? await jobs() : NaN;
@@ -621,6 +658,8 @@ async function main(): Promise<void> {
   out(`| (for reference) GET /v1/status requests per CPU-second, sandbox / bare Koa | ${fmt(cpuRatio, 2)} × | — |`);
   out(`| (for reference) GET /v1/status in process, bare Koa µs / sandbox µs | ${fmt(own.bare / own.sandbox, 2)} × | — |`);
   out(`| (for reference) Koa + the mandated headers / bare Koa | ${fmt(floorRatio, 2)} × | — |`);
+  out(`| (for reference) GET /v1/status in process, journal headers only / before them | ${fmt(cost.headers / cost.base, 3)} × | — |`);
+  out(`| (for reference) GET /v1/status in process, journal headers and coverage / before them | ${fmt(cost.both / cost.base, 3)} × | — |`);
   out(`| cold start < 300 ms | ${fmt(cold.cli)} ms | ${met(cold.cli, cold.cli < 300)} |`);
   out(`| cold start within 1.2 × a bare Koa app's (same rounds) | ${fmt(cold.ratio, 2)} × | ${met(cold.ratio, cold.ratio <= 1.2)} |`);
   out(`| (for reference) first import of the library | ${fmt(cold.firstImport)} ms | — |`);

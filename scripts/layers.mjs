@@ -28,6 +28,7 @@ export const LAYERS = [
   { name: 'foundation', why: 'errors, virtual clock, seeded ids', units: ['errors/', 'clock/', 'random.ts', 'package-dirs.ts'] },
   { name: 'store', why: 'records, collections, the account-scoped store', units: ['store/'] },
   { name: 'protocol', why: 'deprecation, rate limits, idempotency, journal, Prefer: no Koa', units: ['protocol/'] },
+  { name: 'reports', why: 'coverage counters and the report file: plain data, no Koa', units: ['coverage/', 'report/'] },
   { name: 'config', why: 'options and CLI settings', units: ['config/'] },
   { name: 'jobs', why: 'job timelines, outcome rules, credit settling', units: ['jobs/'] },
   { name: 'declarations', why: 'fixture loading; the operation declaration kit', units: ['fixture/', 'operations/'] },

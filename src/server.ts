@@ -5,6 +5,9 @@ import { AdminClient } from './admin/client.js';
 import { API_PREFIX, createApp, type CreateAppOptions, type MockApp } from './app.js';
 import { GracefulClose, type CloseReport } from './graceful-close.js';
 import { answerClientErrors, requireHostHeader } from './http/client-error.js';
+import { coverageView } from './admin/coverage-operations.js';
+import { reportFindingsOf } from './report/findings-source.js';
+import { writeReport } from './report/report.js';
 
 export type { CloseReport };
 
@@ -39,6 +42,7 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
     requireHostHeader(nextRequestId, (req, res) => void handle(req, res)),
   );
   const graceful = new GracefulClose(server);
+  let closing: Promise<CloseReport> | undefined;
   answerClientErrors(server, { nextRequestId, answerAhead: (socket) => graceful.answerAhead(socket) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -67,7 +71,31 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
       app.delays.endAll();
       // Webhooks stop at once: attempts in flight are aborted, retries never waited for (contract §4.3).
       app.sandbox.world.close();
-      return graceful.close(app.sandbox.options.shutdownGraceMs);
+      // The report once the requests received have finished, so it counts them; once, however often close is called.
+      return (closing ??= graceful.close(app.sandbox.options.shutdownGraceMs).then((report) => {
+        writeReportOnClose(app);
+        return report;
+      }));
     },
   };
+}
+
+/**
+ * Contract §5.2: with `report` set, the report file and a summary line per rule that fired on stderr.
+ * Findings are the findings world module's when the world has one (src/report/findings-source.ts).
+ */
+export function writeReportOnClose(app: MockApp): void {
+  const file = app.sandbox.options.report;
+  if (file === undefined) return;
+  const { world } = app.sandbox;
+  try {
+    const written = writeReport(file, {
+      findings: () => reportFindingsOf(world),
+      coverage: () => coverageView(world, app.openapi.document(), null),
+    });
+    for (const line of written.lines) process.stderr.write(`${line}\n`);
+  } catch (error) {
+    // Closing still completes: the server is down either way; the line says what was lost.
+    process.stderr.write(`creator-commerce-mock: could not write the report to ${file}: ${(error as Error).message}\n`);
+  }
 }

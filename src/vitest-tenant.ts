@@ -8,12 +8,19 @@
  * globalSetup part needs nothing of vitest), and hooks must be registered synchronously, when the
  * test file is collected, so a lazy import at the call would come too late.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { TestContext } from 'vitest';
 import type { AdminClient, CreateAccountInput } from './admin/client.js';
 import type { Tenant } from './admin/tenant-handle.js';
 
-type Hooks = Pick<typeof import('vitest'), 'beforeAll' | 'afterAll' | 'beforeEach'>;
+type Hooks = Pick<typeof import('vitest'), 'beforeAll' | 'afterAll' | 'beforeEach' | 'afterEach'> & {
+  /** vitest 4 and later: attachments recorded on a test, also once it has failed (an annotation no longer can be). */
+  recordArtifact?: RecordArtifact;
+};
 const hooks: Hooks | undefined = await import('vitest').then(
-  (vitest) => vitest,
+  // `recordArtifact` takes vitest's own artifact union; ours is a custom type (its registry is open).
+  (vitest) => vitest as unknown as Hooks,
   () => undefined,
 );
 
@@ -21,6 +28,90 @@ const hooks: Hooks | undefined = await import('vitest').then(
 export interface UseTenantOptions extends CreateAccountInput {
   /** Reset the account before each test (fast: no new account, same token). Default false. */
   resetBeforeEach?: boolean;
+  /**
+   * When a test fails, attach the tenant's HAR (`GET /__admin/requests.har`) and findings to it as
+   * vitest test artifacts, which CI reporters keep (docs/journal.md "A failed test's exchanges").
+   * Default true.
+   */
+  attachOnFailure?: boolean;
+}
+
+/** The artifact type of the attachments, so a reporter can pick them out. */
+export const FAILURE_ANNOTATION = 'creator-commerce-mock';
+/** Where attachments go when the runner records no test artifacts (vitest before 4): `CCM_FAILURE_DIR` or this. */
+export const DEFAULT_FAILURE_DIR = '.creator-commerce-mock/failures';
+/** Entries of the HAR attached: the journal listing's largest page. */
+const FAILURE_HAR_LIMIT = 1000;
+
+interface Attachment {
+  contentType: string;
+  body: string;
+  bodyEncoding: 'utf-8';
+}
+/** vitest's `recordArtifact(task, artifact)`, typed for what is recorded here. */
+type RecordArtifact = (task: never, artifact: { type: string; message: string; attachments: Attachment[] }) => Promise<unknown>;
+
+/** A test's name as a file name. */
+function fileSafe(name: string): string {
+  return name.replace(/[^\w.-]+/g, '-').slice(0, 120);
+}
+
+/**
+ * The tenant's HAR and findings, attached to the failed test in `context`: as vitest test artifacts
+ * (type `creator-commerce-mock`, each with its attachment) when the runner records them, else
+ * written to the failure folder. vitest refuses annotations once a test has failed, so artifacts
+ * are what is left to an `afterEach`. A sandbox that went away must not hide the test's own failure
+ * behind another: what could not be fetched is noted instead.
+ */
+export async function attachFailure(
+  admin: AdminClient,
+  accountId: string,
+  context: Pick<TestContext, 'task'>,
+  record: RecordArtifact | null = hooks?.recordArtifact ?? null,
+): Promise<void> {
+  const query = `account_id=${encodeURIComponent(accountId)}`;
+  const files: Array<{ message: string; name: string; body: string }> = [];
+  const notes: string[] = [];
+  try {
+    const har = await admin.request<unknown>('GET', `/requests.har?${query}&limit=${FAILURE_HAR_LIMIT}`);
+    files.push({
+      message: `HAR of tenant ${accountId} (open in a browser's developer tools)`,
+      name: 'har',
+      body: JSON.stringify(har, null, 2),
+    });
+  } catch (error) {
+    notes.push(`HAR of tenant ${accountId} not attached: ${(error as Error).message}`);
+  }
+  try {
+    const findings = await admin.request<unknown>('GET', `/findings?${query}&limit=100`);
+    files.push({ message: `findings of tenant ${accountId}`, name: 'findings.json', body: JSON.stringify(findings, null, 2) });
+  } catch (error) {
+    // A sandbox without the findings route (an older one) answers 404: said, not attached.
+    notes.push(
+      (error as { status?: number }).status === 404
+        ? `findings of tenant ${accountId} not attached: this sandbox has no /__admin/findings`
+        : `findings of tenant ${accountId} not attached: ${(error as Error).message}`,
+    );
+  }
+  if (record) {
+    const task = context.task as never;
+    for (const file of files) {
+      const attachment: Attachment = { contentType: 'application/json', body: file.body, bodyEncoding: 'utf-8' };
+      await record(task, { type: FAILURE_ANNOTATION, message: file.message, attachments: [attachment] });
+    }
+    for (const note of notes) {
+      await record(task, {
+        type: FAILURE_ANNOTATION,
+        message: note,
+        attachments: [{ contentType: 'text/plain', body: note, bodyEncoding: 'utf-8' }],
+      });
+    }
+    return;
+  }
+  const dir = path.resolve(process.env.CCM_FAILURE_DIR ?? DEFAULT_FAILURE_DIR, fileSafe(context.task.name));
+  mkdirSync(dir, { recursive: true });
+  for (const file of files) writeFileSync(path.join(dir, `${accountId}.${file.name === 'har' ? 'har' : file.name}`), file.body);
+  if (notes.length > 0) writeFileSync(path.join(dir, `${accountId}.notes.txt`), `${notes.join('\n')}\n`);
 }
 
 /**
@@ -29,7 +120,7 @@ export interface UseTenantOptions extends CreateAccountInput {
  */
 export function useTenant(mock: { admin: AdminClient }, options: UseTenantOptions = {}): Tenant {
   if (!hooks) throw new Error('useTenant() registers vitest hooks: call it in a vitest test file.');
-  const { resetBeforeEach = false, ...input } = options;
+  const { resetBeforeEach = false, attachOnFailure = true, ...input } = options;
   let current: Tenant | undefined;
   hooks.beforeAll(async () => {
     current = await mock.admin.accounts.create(input);
@@ -37,6 +128,11 @@ export function useTenant(mock: { admin: AdminClient }, options: UseTenantOption
   if (resetBeforeEach) {
     hooks.beforeEach(async () => {
       await current?.reset();
+    });
+  }
+  if (attachOnFailure) {
+    hooks.afterEach(async (context) => {
+      if (current && context.task.result?.state === 'fail') await attachFailure(mock.admin, current.id, context).catch(() => undefined);
     });
   }
   hooks.afterAll(async () => {

@@ -134,6 +134,9 @@ const truncatedBody = object('TruncatedBody', {
   head: { type: 'string', description: 'The first bytes of the body, as text.' },
 });
 
+/** Headers by lower-case name, credentials redacted (contract §5.3). */
+const headersSchema: JsonSchema = { type: 'object', additionalProperties: string };
+
 export const journalEntrySchema = object(
   'JournalEntry',
   {
@@ -150,11 +153,14 @@ export const journalEntrySchema = object(
     fault: nullableString,
     finding_ids: { type: 'array', items: string, description: 'The findings this request raised (contract §5.1).' },
     timestamp: timestampSchema,
+    headers: headersSchema,
     body: { description: 'The JSON body as sent; null when none was sent, it was not JSON, or it was truncated.' },
     body_truncated: truncatedBody,
     response: {
       oneOf: [
-        object('JournalResponse', { status: { type: 'integer' }, body: {}, body_truncated: truncatedBody }, ['body_truncated']),
+        object('JournalResponse', { status: { type: 'integer' }, headers: headersSchema, body: {}, body_truncated: truncatedBody }, [
+          'body_truncated',
+        ]),
         { type: 'null' },
       ],
     },
@@ -239,3 +245,51 @@ export const openApiSchema: JsonSchema = {
   properties: { openapi: { type: 'string' }, info: anyObject, paths: anyObject },
   additionalProperties: true,
 };
+
+const counts: JsonSchema = { type: 'object', additionalProperties: integer };
+const statusList: JsonSchema = { type: 'array', items: { type: 'integer' } };
+
+/** `GET /__admin/coverage` (contract §5.2). */
+export const coverageSchema = object('Coverage', {
+  object: { const: 'coverage' },
+  account_id: nullableString,
+  operations: {
+    type: 'array',
+    items: object('OperationCoverage', {
+      operation_id: string,
+      method: string,
+      path: string,
+      calls: integer,
+      statuses: counts,
+      documented_statuses: statusList,
+      untested_statuses: statusList,
+      scenarios: counts,
+      faults: counts,
+    }),
+  },
+  webhooks: {
+    type: 'object',
+    additionalProperties: object('WebhookCoverage', { deliveries: integer, succeeded: integer, failed_attempts: integer }),
+  },
+  summary: object('CoverageSummary', {
+    operations_called: integer,
+    operations_total: integer,
+    statuses_seen: integer,
+    statuses_documented: integer,
+  }),
+});
+
+/** `GET /__admin/requests.har`: a HAR 1.2 log (its entries as the HAR spec writes them, test/journal/har.test.ts checks them against it). */
+export const harSchema = object('Har', {
+  log: object(
+    'HarLog',
+    {
+      version: { const: '1.2' },
+      creator: object('HarCreator', { name: string, version: string }),
+      pages: { type: 'array', items: anyObject },
+      entries: { type: 'array', items: anyObject },
+      comment: string,
+    },
+    ['comment'],
+  ),
+});

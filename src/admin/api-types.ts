@@ -11,6 +11,7 @@ import type { ClockMode } from '../clock/virtual-clock.js';
 import type { AccountTemplate } from '../fixture/fixture-file.js';
 import type { Finding, FindingFilter, RuleName, Severity } from '../findings/findings.js';
 import type { EventType } from '../operations/event-types.js';
+import type { CoverageView } from '../coverage/coverage-book.js';
 import type { JournalEntry, JournalFilter, TruncatedBody } from '../protocol/request-journal.js';
 import type { ActivationInput, ActiveScenarioView } from '../scenarios/engine.js';
 import type { AccountSnapshot } from '../snapshot/shape.js';
@@ -22,8 +23,7 @@ import type { accountState } from './account-state.js';
 
 export type { AccountTemplate, ActivationInput, ActiveScenarioView, EventFilter, EventType, JournalEntry, PinnedRecords, Plan };
 export type { Finding, RuleName, Severity };
-export type { DeliveryAttempt, TruncatedBody, WebhookDeliveryView, WebhookEndpoint, WebhookEvent };
-export type { AccountSnapshot };
+export type { AccountSnapshot, CoverageView, DeliveryAttempt, TruncatedBody, WebhookDeliveryView, WebhookEndpoint, WebhookEvent };
 
 /** `"clock"` of an account: its instant, its mode, and whether it is the sandbox clock. */
 export interface AccountClockState {
@@ -124,6 +124,23 @@ export interface ListPage<T> {
 }
 
 export type JournalQuery = Partial<JournalFilter>;
+/** `GET /__admin/requests.har`: the journal's filters and how many of the newest entries to export. */
+export interface HarQuery {
+  account_id?: string;
+  api_key_id?: string;
+  operation_id?: string;
+  limit?: number;
+}
+/** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/); its entries as the spec writes them. */
+export interface HarDocument {
+  log: {
+    version: '1.2';
+    creator: { name: string; version: string };
+    pages: unknown[];
+    entries: Record<string, unknown>[];
+    comment?: string;
+  };
+}
 export type DeliveryQuery = Partial<DeliveryFilter>;
 /** The filters of `GET /__admin/findings` (contract §5.1). */
 export type FindingsQuery = Partial<FindingFilter>;
@@ -178,6 +195,9 @@ export interface AdminRoutes {
   'DELETE /requests': { answer: { deleted: number } };
   'GET /findings': { query: FindingsQuery; answer: ListPage<Finding> };
   'DELETE /findings': { query: { account_id?: string }; answer: { deleted: number } };
+  'GET /requests.har': { query: HarQuery; answer: HarDocument };
+  'GET /coverage': { query: { account_id?: string }; answer: CoverageView };
+  'DELETE /coverage': { answer: { object: 'coverage'; deleted: true } };
   'POST /webhook_endpoints': { body: CreateEndpointInput; answer: WebhookEndpoint };
   'GET /webhook_endpoints': { query: { account_id?: string }; answer: ListPage<WebhookEndpoint> };
   'GET /webhook_endpoints/{id}': { params: Id; answer: WebhookEndpoint };

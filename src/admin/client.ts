@@ -15,6 +15,7 @@ import type {
   DeliveryQuery,
   EventType,
   FindingsQuery,
+  HarQuery,
   JournalQuery,
   RouteAnswer,
   RouteInput,
@@ -175,6 +176,14 @@ export class AdminClient {
   readonly requests = {
     list: (query: JournalQuery = {}) => this.call('GET /requests', { query }),
     clear: () => this.call('DELETE /requests', {}),
+    /** The journal as a HAR 1.2 log, oldest first (contract §5.3). */
+    har: (query: HarQuery = {}) => this.call('GET /requests.har', { query }),
+  };
+
+  /** Contract §5.2: what clients exercised, per account or every account together. */
+  readonly coverage = {
+    get: (query: { account_id?: string } = {}) => this.call('GET /coverage', { query }),
+    clear: () => this.call('DELETE /coverage', {}),
   };
 
   /** Contract §5.1: where clients broke the service's rules, newest first (docs/findings.md). */

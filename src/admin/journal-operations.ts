@@ -1,11 +1,12 @@
-/** Contract §3.4: `/__admin/requests`, the request journal. */
+/** Contract §3.4, §5.3: `/__admin/requests`, the request journal, and its HAR export. */
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { bodiesArrived } from '../http/journal.js';
 import type { JsonSchema } from '../operations/types.js';
 import { JOURNAL_PAGE_BYTES, UnknownJournalCursor, type JournalFilter } from '../protocol/request-journal.js';
-import type { JournalEntry, ListPage } from './api-types.js';
-import { deletedCountSchema, journalEntrySchema, listSchema } from './answer-schemas.js';
+import type { HarDocument, HarQuery, JournalEntry, ListPage } from './api-types.js';
+import { deletedCountSchema, harSchema, journalEntrySchema, listSchema } from './answer-schemas.js';
+import { harLog, packageVersion } from './har-log.js';
 import { adminOperation, JsonText } from './route-kit.js';
 
 /** `limit` bounds of the journal listing: more than the API's 100, since tests read whole runs. */
@@ -21,6 +22,17 @@ const listQuery: JsonSchema = {
     operation_id: id,
     starting_after: id,
     ending_before: id,
+    limit: { type: 'integer', minimum: 1, maximum: JOURNAL_PAGE.max, default: JOURNAL_PAGE.default },
+  },
+};
+
+const harQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    account_id: id,
+    api_key_id: id,
+    operation_id: id,
     limit: { type: 'integer', minimum: 1, maximum: JOURNAL_PAGE.max, default: JOURNAL_PAGE.default },
   },
 };
@@ -69,5 +81,27 @@ export const JOURNAL_OPERATIONS = [
     answer: { status: 200, description: 'How many entries were removed.', schema: deletedCountSchema },
     errors: [],
     handler: (ctx) => ({ deleted: ctx.sandbox.world.journal.clear() }),
+  }),
+  adminOperation({
+    route: 'GET /requests.har',
+    summary: 'The journal as a HAR 1.2 log, oldest first',
+    description: `The newest \`limit\` matching entries (at most ${JOURNAL_PAGE_BYTES / 1024 / 1024} MiB), written oldest first, as \`application/json\`: opens in a browser's developer tools or any HAR viewer. Older entries left out are said in \`log.comment\` (contract §5.3).`,
+    client: ['admin.requests.har()', 'tenant.har()'],
+    query: harQuery,
+    answer: { status: 200, description: 'A HAR 1.2 document (application/json).', schema: harSchema },
+    errors: [],
+    handler: async (ctx, request) => {
+      const query = request.query as HarQuery & { limit: number };
+      // One world for the whole export, as the journal listing does.
+      const { journal } = ctx.sandbox.world;
+      await bodiesArrived(journal);
+      const filter = {
+        ...(query.account_id === undefined ? {} : { account_id: query.account_id }),
+        ...(query.api_key_id === undefined ? {} : { api_key_id: query.api_key_id }),
+        ...(query.operation_id === undefined ? {} : { operation_id: query.operation_id }),
+      };
+      // Serialized once, to be measured as it is built, and sent as it is.
+      return new JsonText<HarDocument>(harLog(journal.exchanges(filter), query.limit, packageVersion()).json);
+    },
   }),
 ];

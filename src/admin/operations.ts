@@ -8,6 +8,7 @@
 import type { AdminRouteKey } from './api-types.js';
 import { ACCOUNT_OPERATIONS } from './account-operations.js';
 import { FINDINGS_OPERATIONS } from './findings-operations.js';
+import { COVERAGE_OPERATIONS } from './coverage-operations.js';
 import { JOURNAL_OPERATIONS } from './journal-operations.js';
 import { openApiOperation, type AdminFeature } from './openapi-document.js';
 import type { AdminOperation } from './route-kit.js';
@@ -45,6 +46,11 @@ export const ADMIN_FEATURES: readonly AdminFeature[] = [
     description: 'Webhook endpoints, the delivery log and triggered events (contract §4.3).',
     operations: WEBHOOK_OPERATIONS,
   },
+  {
+    tag: 'Coverage',
+    description: 'What clients exercised of /v1 and of the webhooks, counted as requests and deliveries finish (contract §5.2).',
+    operations: COVERAGE_OPERATIONS,
+  },
 ];
 
 export const ADMIN_OPERATIONS: readonly AdminOperation[] = ADMIN_FEATURES.flatMap((feature) => feature.operations);
@@ -59,5 +65,6 @@ type Declared =
   | (typeof SCENARIO_OPERATIONS)[number]['route']
   | (typeof JOURNAL_OPERATIONS)[number]['route']
   | (typeof FINDINGS_OPERATIONS)[number]['route']
-  | (typeof WEBHOOK_OPERATIONS)[number]['route'];
+  | (typeof WEBHOOK_OPERATIONS)[number]['route']
+  | (typeof COVERAGE_OPERATIONS)[number]['route'];
 export const EVERY_ROUTE_DECLARED: [Exclude<AdminRouteKey, Declared>] extends [never] ? true : never = true;

@@ -15,6 +15,9 @@ import type {
   FindingsQuery,
   ListPage,
   AdvancedBy,
+  CoverageView,
+  HarDocument,
+  HarQuery,
   SetClockInput,
 } from './api-types.js';
 
@@ -60,6 +63,10 @@ export interface Tenant {
   findings(query?: Omit<FindingsQuery, 'account_id'>): Promise<ListPage<Finding>>;
   /** Gone with everything of it; its token answers 401 from then on. */
   delete(): Promise<{ id: string; object: 'account'; deleted: true }>;
+  /** `GET /__admin/coverage?account_id=`: what this account's requests and webhooks exercised (contract §5.2). */
+  coverage(): Promise<CoverageView>;
+  /** `GET /__admin/requests.har?account_id=`: this account's journal as a HAR 1.2 log (contract §5.3). */
+  har(query?: Omit<HarQuery, 'account_id'>): Promise<HarDocument>;
 }
 
 export function accountClock(call: AdminCall, accountId: string): TenantClock {
@@ -90,6 +97,8 @@ export function tenantHandle(call: AdminCall, created: { account: AdminAccount; 
     },
     findings: (query = {}) => call('GET /findings', { query: { ...query, account_id: id } }),
     delete: () => call('DELETE /accounts/{id}', { params }),
+    coverage: () => call('GET /coverage', { query: { account_id: id } }),
+    har: (query = {}) => call('GET /requests.har', { query: { ...query, account_id: id } }),
   };
   return tenant;
 }

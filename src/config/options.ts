@@ -2,6 +2,7 @@
  * Settings of contract §1: one table of flag = environment variable = option. Every value is checked
  * here, once; a bad value throws ConfigError naming the setting, and nothing starts half-configured.
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isInClockRange, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../clock/virtual-clock.js';
 import type { RateLimitQuotas } from '../protocol/rate-limiter.js';
@@ -77,6 +78,11 @@ export interface MockOptions {
   /** One line per request on stderr. */
   log?: boolean;
   /**
+   * A file the sandbox writes on close (SIGTERM, SIGINT, `mock.close()`): every finding and the
+   * coverage of every account, as JSON (contract §5.2, docs/coverage.md). Its folder is made if missing.
+   */
+  report?: string;
+  /**
    * Operations deprecated from boot (spec §9), added to (and overriding) the fixture's
    * `deprecations`. A sunset less than six months after `deprecated_at` is refused.
    */
@@ -109,6 +115,8 @@ export interface ResolvedOptions {
   rateLimit: RateLimitQuotas;
   rateLimitSetting: string;
   log: boolean;
+  /** Absolute path of the report file, if any. */
+  report: string | undefined;
   deprecations: DeprecationInfo[];
 }
 
@@ -265,6 +273,19 @@ export function parseDeprecations(value: unknown, setting = 'deprecations'): Dep
   });
 }
 
+/** `report`: a file path, resolved against the working directory; an existing directory is refused at start, not at shutdown. */
+export function parseReportPath(value: unknown, setting = 'report'): string {
+  const file = path.resolve(nonEmptyString(value, setting));
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(file).isDirectory();
+  } catch {
+    // Not there yet: written (its folder made) on close.
+  }
+  if (isDirectory) throw new ConfigError(setting, `${JSON.stringify(value)} is a directory; give a file path, e.g. reports/sandbox.json`);
+  return file;
+}
+
 function nonEmptyString(value: unknown, setting: string): string {
   if (typeof value !== 'string' || value.trim() === '')
     throw new ConfigError(setting, `expected a non-empty string, got ${JSON.stringify(value)}`);
@@ -309,6 +330,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     rateLimit: parseRateLimit(rateLimitSetting),
     rateLimitSetting,
     log: options.log ?? false,
+    report: options.report === undefined ? undefined : parseReportPath(options.report),
     deprecations: parseDeprecations(options.deprecations ?? []),
   };
 }

@@ -12,6 +12,7 @@ import {
   parseJournalSize,
   parsePort,
   parseRateLimit,
+  parseReportPath,
   parseShutdownGrace,
   parseWebhookTimeout,
   type MockOptions,
@@ -147,6 +148,13 @@ export const SETTINGS: Setting[] = [
   },
   { flag: 'rate-limit', env: 'MOCK_RATE_LIMIT', option: 'rateLimit', default: 'spec', description: 'spec, off, or free=N,paid=M' },
   { flag: 'log', env: 'MOCK_LOG', option: 'log', default: 'off', boolean: true, description: 'print one line per request to stderr' },
+  {
+    flag: 'report',
+    env: 'MOCK_REPORT',
+    option: 'report',
+    default: 'none',
+    description: 'file written on SIGTERM/SIGINT/close: findings and coverage as JSON (folder made if missing)',
+  },
 ];
 
 function flagColumn(setting: Setting): string {
@@ -272,6 +280,9 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
           break;
         case 'log':
           options.log = value as boolean;
+          break;
+        case 'report':
+          options.report = parseReportPath(value, name);
           break;
         default:
           if ((value as string).trim() === '') throw new ConfigError(name, 'must not be empty');

@@ -49,6 +49,11 @@ export class Findings {
     return raised.map((one) => this.store.add(one, new Date(one.at).toISOString()).id);
   }
 
+  /** Every finding kept, oldest first. */
+  all(): Finding[] {
+    return this.store.all();
+  }
+
   list(filter: FindingFilter): { data: Finding[]; has_more: boolean } {
     return this.store.list(filter);
   }

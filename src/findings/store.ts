@@ -104,6 +104,14 @@ export class FindingStore {
     return buckets.reduce((sum, b) => ({ count: sum.count + b.items.length, bytes: sum.bytes + b.bytes }), { count: 0, bytes: 0 });
   }
 
+  /** Every finding kept, every account's, oldest first (the `--report` file). */
+  all(): Finding[] {
+    return [...this.buckets.values()]
+      .flatMap((bucket) => bucket.items)
+      .sort((a, b) => a.seq - b.seq)
+      .map((kept) => kept.finding);
+  }
+
   /** Newest first, filtered; `starting_after` names the last finding of the previous page. */
   list(filter: FindingFilter): { data: Finding[]; has_more: boolean } {
     let kept: Kept[];

@@ -8,6 +8,7 @@
 import { stringify as queryString } from 'node:querystring';
 import type { RequestJournal } from '../protocol/request-journal.js';
 import type { EndedDelivery } from '../webhooks/ended-delivery.js';
+import type { Finding } from './finding.js';
 import { Findings } from './findings.js';
 import type { Instant, RequestObservation } from './observation.js';
 
@@ -88,6 +89,8 @@ export interface FindingsInstance {
    * `boundMs` (real time: a client that never finishes its body cannot stall a listing).
    */
   settled(boundMs: number): Promise<void>;
+  /** Every finding kept, every account's, oldest first: what the `--report` file lists (src/report/findings-source.ts). */
+  reportFindings(): readonly Finding[];
   accountReset?(accountId: string): void;
   accountDeleted?(accountId: string): void;
   requestFinished?(exchange: FindingsExchange): void;
@@ -97,7 +100,7 @@ export interface FindingsInstance {
 export const findingsModule = {
   name: 'findings',
   create(world: FindingsWorld): FindingsInstance {
-    if (world.options.findingsBudget <= 0) return { findings: undefined, settled: () => Promise.resolve() };
+    if (world.options.findingsBudget <= 0) return { findings: undefined, settled: () => Promise.resolve(), reportFindings: () => [] };
     const findings = new Findings({ bytesPerAccount: world.options.findingsBudget });
     const judging = new Set<Promise<void>>();
     const judge = (exchange: FindingsExchange, body: unknown) => {
@@ -116,6 +119,7 @@ export const findingsModule = {
     const forget = (accountId: string) => findings.forget(accountId);
     return {
       findings,
+      reportFindings: () => findings.all(),
       async settled(boundMs) {
         if (judging.size === 0) return;
         let timer: NodeJS.Timeout | undefined;

@@ -160,7 +160,10 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
     path: ctx.path,
     querystring: ctx.querystring,
     at: clock.now(),
+    // Node's own list, kept by reference: no copy on the request path (contract §5.3).
+    headers: ctx.req.rawHeaders,
   });
+  const started = performance.now();
   try {
     await next();
   } finally {
@@ -182,6 +185,9 @@ async function record(ctx: SandboxContext, next: Next): Promise<void> {
       response_text: withoutSecrets(operation?.operationId, responseText(ctx)),
       // Answers the sandbox writes are JSON; a text the Koa way (none under /v1 today) is kept as text.
       response_json: ctx.state.reply !== undefined,
+      // The writer's list by reference: the framing headers it adds when writing show up in it.
+      response_headers: ctx.state.headers.flat,
+      duration_ms: performance.now() - started,
     };
     // The account was reset or deleted while this request ran (contract §4.1): no entry of it stays.
     const forgotten = known && ctx.state.world.store.forAccount(caller.account.id) !== caller.account;

@@ -51,6 +51,10 @@ async function watch(ctx: SandboxContext, next: Next): Promise<void> {
     const answer = reply?.body as { error?: { code?: unknown }; id?: unknown; status?: unknown } | undefined;
     const keySent = ctx.get('Idempotency-Key');
     const quota = status === 429 && rateLimit?.allowed === false;
+    // The body and the query are parsed only if a listener reads them: most requests are plain
+    // successes that no rule looks into, and a megabyte body would be parsed for nothing.
+    let body: { value: unknown } | undefined;
+    let query: Record<string, string | string[]> | undefined;
     const exchange: RequestExchange = {
       requestId: ctx.state.requestId,
       accountId: known ? caller.account.id : null,
@@ -58,9 +62,13 @@ async function watch(ctx: SandboxContext, next: Next): Promise<void> {
       callerIp: clientIp(ctx),
       method: ctx.method,
       path: ctx.path,
-      query: ctx.query as Record<string, string | string[]>,
+      get query() {
+        return (query ??= ctx.query as Record<string, string | string[]>);
+      },
       operationId: operation?.operationId ?? null,
-      body: sentBody(ctx),
+      get body() {
+        return (body ??= { value: sentBody(ctx) }).value;
+      },
       idempotencyKey: idempotencyKey ?? null,
       status,
       headers: {
@@ -81,6 +89,8 @@ async function watch(ctx: SandboxContext, next: Next): Promise<void> {
           ? { id: answer.id, status: answer.status }
           : null,
       lateBody: lateBody(ctx),
+      scenarioNames: scenarios ? scenarios.scenarioNames() : [],
+      accountForgotten: known && world.store.forAccount(caller.account.id) !== caller.account,
       realStart,
       realEnd: world.realTime(),
       // The caller's clock: an own clock's arrival was read when the caller was identified.

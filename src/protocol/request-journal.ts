@@ -8,14 +8,45 @@
  * costs nothing at boot or reset, only what its requests fill. `clear` drops the places in O(1).
  * Listing walks indexes (src/protocol/journal-index.ts), not the ring: a page filtered by account
  * or from a deep cursor costs O(log n + page).
+ *
+ * Its parts live beside it (the entry and its ring place: journal-entry.ts; headers: journal-headers.ts;
+ * a listing page: journal-page.ts; the indexes: journal-index.ts). What stays here, a little over
+ * 350 lines, is one piece of state kept whole on purpose: the ring, the byte budget and the indexes
+ * change together on every arrival, answer, drop and clear, and splitting them would expose the
+ * invariants that tie them (weights summed, places reused, indexes pointing at live places).
  */
-
-/** The name of the transport fault that lost an answer (`connection-reset`, …: src/scenarios/fault-effect.ts). */
-export type JournalFault = string;
-import { parse as parseQuery } from 'node:querystring';
 import { BODY_LIMIT_BYTES } from './body-limit.js';
+import {
+  kept,
+  NO_HEADERS,
+  NO_SCENARIOS,
+  Slot,
+  type JournalArrival,
+  type JournalEntry,
+  type JournalExchange,
+  type JournalFilter,
+  type JournalOutcome,
+  type JournalTicket,
+} from './journal-entry.js';
+import { weighHeaders } from './journal-headers.js';
 import { JournalIndex, JOURNAL_FILTER_FIELDS } from './journal-index.js';
-import { exceedsBytes, utf8Head, weighText } from './text-bytes.js';
+import { Page, type JournalPage } from './journal-page.js';
+import { weighText } from './text-bytes.js';
+
+// Its parts, named where callers have always found them: the entry's shapes, its headers, a page.
+export type {
+  JournalArrival,
+  JournalEntry,
+  JournalExchange,
+  JournalFault,
+  JournalFilter,
+  JournalOutcome,
+  JournalResponse,
+  JournalTicket,
+  TruncatedBody,
+} from './journal-entry.js';
+export { headerObject, headerPairs, redactCredential, shownHeaderValue } from './journal-headers.js';
+export type { JournalPage } from './journal-page.js';
 
 /** Default of `journalBodyLimit`: the UTF-8 bytes kept of each request body and each answer body. */
 export const DEFAULT_JOURNAL_BODY_LIMIT = 64 * 1024;
@@ -30,6 +61,12 @@ export const JOURNAL_PAGE_BYTES = 8 * 1024 * 1024;
  * and its places in the indexes (measured ~580 B with a 273 B answer, README "Request journal").
  */
 export const JOURNAL_ENTRY_OVERHEAD = 512;
+/**
+ * What the two framing headers the writer adds after the journal has recorded the answer weigh
+ * (`Content-Type: application/json; charset=utf-8`, `Content-Length: N`): counted up front, so the
+ * weight of an entry never grows after it is recorded.
+ */
+export const JOURNAL_FRAMING_HEADER_BYTES = 64;
 
 /** The byte bounds of a journal (README "Request journal"). */
 export interface JournalBudgets {
@@ -37,229 +74,6 @@ export interface JournalBudgets {
   bodyLimit?: number;
   /** What all entries together may weigh; the oldest are dropped first. */
   budget?: number;
-}
-
-/**
- * A body over `journalBodyLimit`, in place of it: `body` is then null, so nothing mistakes a head
- * for the body. `bytes` is the whole body's UTF-8 length; `head` its first bytes (at most the limit,
- * on a character boundary), as text.
- */
-export interface TruncatedBody {
-  bytes: number;
-  head: string;
-}
-
-export interface JournalEntry {
-  request_id: string;
-  method: string;
-  /** Including `/v1`, without the query. */
-  path: string;
-  query: Record<string, string | string[]>;
-  /** The status sent; with a fault after the operation, the status of the answer lost; null when nothing was answered. */
-  status: number | null;
-  account_id: string | null;
-  api_key_id: string | null;
-  operation_id: string | null;
-  idempotent_replayed: boolean;
-  /** Ids of the scenario activations that acted on it; a `Prefer`-requested one is `prefer:<name>`. */
-  scenario_ids: string[];
-  /** The transport fault that lost its answer (`connection-reset`, …, contract §4.2); null when none. */
-  fault: JournalFault | null;
-  /** Virtual clock at arrival, ISO 8601 with milliseconds. */
-  timestamp: string;
-  /** The JSON body as sent (before defaults were filled in); null when none was sent, it was not JSON, or it was truncated. */
-  body: unknown;
-  /** Only when the body was over `journalBodyLimit` (then `body` is null). */
-  body_truncated?: TruncatedBody;
-  /** What the client got (contract §4.4); null when nothing was answered (a fault before the operation). */
-  response: JournalResponse | null;
-  /** The findings this request raised (contract §5.1), in the order raised. */
-  finding_ids: string[];
-}
-
-/** An answer as the journal shows it: its status, and its body as sent (the JSON value, or the text when not JSON; null without one or past 1 MiB). */
-export interface JournalResponse {
-  status: number;
-  body: unknown;
-  /** Only when the answer was over `journalBodyLimit` (then `body` is null). */
-  body_truncated?: TruncatedBody;
-}
-
-/** What is known when a request arrives; kept as sent, turned into an entry only when listed. */
-export interface JournalArrival {
-  request_id: string;
-  method: string;
-  path: string;
-  /** The raw query string, without `?` (parsed when listed). */
-  querystring: string;
-  /** Virtual clock at arrival, epoch ms. */
-  at: number;
-}
-
-/** What is known once it is answered. */
-export interface JournalOutcome {
-  status: number | null;
-  account_id: string | null;
-  api_key_id: string | null;
-  operation_id: string | null;
-  idempotent_replayed: boolean;
-  scenario_ids: readonly string[];
-  fault: JournalFault | null;
-  /** The body text as sent, when it was read (parsed as JSON when listed). */
-  raw_body: string | undefined;
-  /** Arrival on the caller's account clock, when it has its own (contract §4.1); else the arrival's. */
-  at?: number | undefined;
-  /**
-   * The answer's body text, the very string that was written (kept, never copied or re-serialized);
-   * undefined when it had none or it was not kept (past 1 MiB). Parsed only when listed.
-   */
-  response_text?: string | undefined;
-  /** Whether `response_text` is JSON (every answer the sandbox writes itself is). */
-  response_json?: boolean;
-}
-
-export interface JournalFilter {
-  account_id?: string;
-  api_key_id?: string;
-  operation_id?: string;
-  /** The request id of the last entry of the previous page: older entries follow. */
-  starting_after?: string;
-  /**
-   * The request id of the first entry of the previous page: the entries newer than it, the `limit`
-   * nearest to it (so a reader polling for new entries walks forward without a gap), newest first.
-   */
-  ending_before?: string;
-  limit: number;
-}
-
-/** A request's place in the journal, from `arrive`; `finish` it when answered. */
-export type JournalTicket = number;
-
-const NO_SCENARIOS: readonly string[] = Object.freeze([]);
-
-/**
- * One place of the ring, allocated when the ring first reaches it and written over from then on: a
- * busy sandbox records every request without allocating an entry per request (which the garbage
- * collector then had to copy while the entry stayed among the last N). Entries are built when
- * someone lists them.
- */
-class Slot {
-  /** The ticket of the request in this place; 0 when empty. */
-  ticket = 0;
-  answered = false;
-  request_id = '';
-  method = '';
-  path = '';
-  querystring = '';
-  at = 0;
-  status: number | null = 0;
-  account_id: string | null = null;
-  api_key_id: string | null = null;
-  operation_id: string | null = null;
-  idempotent_replayed = false;
-  scenario_ids: readonly string[] = NO_SCENARIOS;
-  fault: JournalFault | null = null;
-  finding_ids: readonly string[] = NO_SCENARIOS;
-  raw_body: string | undefined = undefined;
-  /** The whole request body's UTF-8 length when `raw_body` holds only its head; -1 when it is whole. */
-  body_bytes = -1;
-  response_text: string | undefined = undefined;
-  /** Likewise for `response_text`. */
-  response_bytes = -1;
-  response_json = true;
-  /** What the entry counts against the journal's budget; 0 while in flight or empty. */
-  weight = 0;
-
-  entry(): JournalEntry {
-    // In the order of contract §3.4; the truncation members only when a body was cut.
-    return {
-      request_id: this.request_id,
-      method: this.method,
-      path: this.path,
-      query: { ...parseQuery(this.querystring) } as Record<string, string | string[]>,
-      status: this.status,
-      account_id: this.account_id,
-      api_key_id: this.api_key_id,
-      operation_id: this.operation_id,
-      idempotent_replayed: this.idempotent_replayed,
-      scenario_ids: [...this.scenario_ids],
-      fault: this.fault,
-      timestamp: new Date(this.at).toISOString(),
-      body: this.body_bytes < 0 ? parseBody(this.raw_body) : null,
-      ...(this.body_bytes < 0 ? undefined : { body_truncated: { bytes: this.body_bytes, head: this.raw_body ?? '' } }),
-      response: this.status === null ? null : this.response(this.status),
-      finding_ids: [...this.finding_ids],
-    };
-  }
-
-  private response(status: number): JournalResponse {
-    if (this.response_bytes >= 0) {
-      return { status, body: null, body_truncated: { bytes: this.response_bytes, head: this.response_text ?? '' } };
-    }
-    if (this.response_text === undefined) return { status, body: null };
-    return { status, body: this.response_json ? parseBody(this.response_text) : this.response_text };
-  }
-
-  /** Lets go of what the entry holds (its place may stay in the ring, empty). */
-  release(): void {
-    this.answered = false;
-    this.ticket = 0;
-    this.raw_body = undefined;
-    this.response_text = undefined;
-    this.scenario_ids = NO_SCENARIOS;
-    this.finding_ids = NO_SCENARIOS;
-    this.weight = 0;
-  }
-}
-
-/** Bytes of `text` kept under `limit`: the text itself when within it, else its head. */
-function kept(text: string, limit: number): string {
-  return exceedsBytes(text, limit) ? utf8Head(text, limit) : text;
-}
-
-/**
- * A listing page being filled: its entries and, when it has a byte cap, each one's JSON (serialized
- * once, here, to be measured, and sent as it is), within `max` UTF-8 bytes. The first entry always
- * fits, so a cursor always moves on.
- */
-class Page {
-  readonly data: JournalEntry[] = [];
-  readonly json: string[] = [];
-  private used = 0;
-  constructor(private readonly max: number) {}
-
-  /** Adds `entry` when it fits; false when the page is full. */
-  add(entry: JournalEntry): boolean {
-    if (this.max === Infinity) {
-      this.data.push(entry);
-      return true;
-    }
-    const json = JSON.stringify(entry);
-    const bytes = Buffer.byteLength(json) + 1;
-    if (this.data.length > 0 && this.used + bytes > this.max) return false;
-    this.used += bytes;
-    this.data.push(entry);
-    this.json.push(json);
-    return true;
-  }
-}
-
-/** A listing: the entries, and their JSON when the page was capped in bytes (see `Page`). */
-export interface JournalPage {
-  data: JournalEntry[];
-  has_more: boolean;
-  /** Each entry's JSON, in `data`'s order; empty when the listing had no byte cap. */
-  json: string[];
-}
-
-/** The body as sent, or null when none was sent or it was not JSON. */
-function parseBody(raw: string | undefined): unknown {
-  if (raw === undefined || raw.trim() === '') return null;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return null;
-  }
 }
 
 /** The list walked matches one filter (the narrowest index); a combination checks the others here. */
@@ -340,9 +154,13 @@ export class RequestJournal {
     slot.querystring = arrival.querystring;
     slot.at = arrival.at;
     slot.scenario_ids = NO_SCENARIOS;
+    slot.finding_ids = NO_SCENARIOS;
     slot.fault = null;
     slot.raw_body = undefined;
     slot.response_text = undefined;
+    slot.request_headers = arrival.headers ?? NO_HEADERS;
+    slot.response_headers = NO_HEADERS;
+    slot.duration_ms = -1;
     slot.weight = 0;
     if (arrival.request_id <= this.lastRequestId) this.idsAscending = false;
     this.lastRequestId = arrival.request_id;
@@ -372,6 +190,8 @@ export class RequestJournal {
     slot.fault = outcome.fault;
     slot.response_json = outcome.response_json ?? true;
     if (outcome.at !== undefined) slot.at = outcome.at;
+    slot.response_headers = outcome.response_headers ?? NO_HEADERS;
+    slot.duration_ms = outcome.duration_ms ?? -1;
     this.keepBodies(slot, outcome.raw_body, outcome.response_text);
     this.index.add(ticket, slot);
     if (this.weight > this.budget) this.dropOldest();
@@ -395,7 +215,14 @@ export class RequestJournal {
    */
   private keepBodies(slot: Slot, raw: string | undefined, response: string | undefined): void {
     const limit = this.bodyLimit;
-    let weight = JOURNAL_ENTRY_OVERHEAD + slot.path.length + slot.querystring.length;
+    // Headers count like bodies (contract §5.3: within the journal's byte budget).
+    let weight =
+      JOURNAL_ENTRY_OVERHEAD +
+      slot.path.length +
+      slot.querystring.length +
+      weighHeaders(slot.request_headers) +
+      weighHeaders(slot.response_headers) +
+      (slot.status === null ? 0 : JOURNAL_FRAMING_HEADER_BYTES);
     slot.body_bytes = -1;
     slot.response_bytes = -1;
     if (raw !== undefined) {
@@ -496,6 +323,18 @@ export class RequestJournal {
       }
     }
     return { data: page.data.reverse(), json: page.json.reverse(), has_more };
+  }
+
+  /**
+   * The answered entries matching `filter` (its cursors ignored), newest first, with what only the
+   * HAR export shows. Lazy: a reader takes what fits its page and stops.
+   */
+  *exchanges(filter: Omit<JournalFilter, 'limit' | 'starting_after' | 'ending_before'>): Generator<JournalExchange> {
+    const full: JournalFilter = { ...filter, limit: Infinity };
+    for (const ticket of this.index.narrowest(full).descending(undefined)) {
+      const slot = this.slotOf(ticket)!;
+      if (matches(slot, full)) yield slot.exchange();
+    }
   }
 
   /**

@@ -3,6 +3,7 @@
  * their `create` runs and their hooks are called. Adding a module: its folder, then one entry here.
  */
 import { findingsModule } from '../findings/world-module.js';
+import { coverageModule } from '../coverage/world-module.js';
 import { idempotencyModule, journalModule, rateLimitModule } from '../protocol/world-modules.js';
 import { scenariosModule } from '../scenarios/world-module.js';
 import { webhooksModule } from '../webhooks/world-module.js';
@@ -18,4 +19,5 @@ export const WORLD_MODULES: readonly WorldModule<World>[] = [
   webhooksModule,
   ownClocksModule,
   findingsModule,
+  coverageModule,
 ];

@@ -96,6 +96,10 @@ export interface RequestExchange {
    * its JSON value (its text when not JSON; undefined when it never arrived or was over 1 MiB).
    */
   readonly lateBody: (() => Promise<unknown>) | null;
+  /** Names of the scenarios that acted on it, in the order of `scenarioIds` (coverage counts by name, contract §5.2). */
+  readonly scenarioNames: readonly string[];
+  /** The caller's account was reset or deleted while the request ran (contract §4.1): a module keeps nothing of it. */
+  readonly accountForgotten: boolean;
   /** Real ms (epoch) when the request arrived and when it finished. */
   readonly realStart: number;
   readonly realEnd: number;

@@ -213,6 +213,15 @@ export class World {
     return this.instances.get(module) as Instance | undefined;
   }
 
+  /**
+   * The instance of the module listed under `name`: for a reader that must not import the module
+   * (the report reads findings through an interface of its own, src/report/findings-source.ts).
+   */
+  moduleNamed(name: string): WorldModuleInstance | undefined {
+    for (const [module, instance] of this.instances) if (module.name === name) return instance;
+    return undefined;
+  }
+
   /** The time domain of an account: its own clock's, or the sandbox clock's (also for unknown ids). */
   timeOf(accountId: string): TimeDomain {
     return this.tenants.get(accountId)?.own ?? this.sharedTime;

@@ -110,6 +110,11 @@ export class RequestScenarios {
     return this.applied.map((activation) => activation.id);
   }
 
+  /** Names of the scenarios that acted, in order (coverage counts by name, contract §5.2). */
+  scenarioNames(): string[] {
+    return this.applied.map((activation) => activation.definition.name);
+  }
+
   /** The `Preference-Applied` value when the requested scenario acted (RFC 7240 §3). */
   preferenceApplied(): string | undefined {
     const preferred = this.preferred;

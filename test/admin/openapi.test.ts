@@ -239,6 +239,13 @@ describe('contract §5.4: the answers the document describes are those the route
     await call('DELETE /scenarios', '/scenarios');
     await http.get('/v1/status?x=1').set(bearer(KEYS.free));
     await call('GET /requests', '/requests');
+    // Contract §5.3: the HAR export is JSON, described like every other answer.
+    const har = await http.get(`${ADMIN_PREFIX}/requests.har`);
+    expect(har.headers['content-type']).toMatch(/^application\/json/);
+    expect((await call('GET /requests.har', '/requests.har?limit=5')).log.entries).not.toHaveLength(0);
+    await call('GET /coverage', `/coverage?account_id=${ACCOUNTS.free}`);
+    await call('GET /coverage', '/coverage');
+    await call('DELETE /coverage', '/coverage');
     await call('DELETE /requests', '/requests');
     // The same 404 twice: a non-retryable-retried finding (contract §5.1), so the listing holds one.
     await http.get('/v1/experiences/exp_none').set(bearer(KEYS.free));

@@ -86,6 +86,26 @@ describe('test-runner recipes (examples/)', () => {
     expect(status).toBe(0);
   });
 
+  it("vitest: a deliberately failing test takes its tenant's HAR with it, kept by the project's reporter (contract §5.3)", () => {
+    const dir = project('vitest-failure');
+    const { status, output } = run('npm', ['test', '--silent'], dir);
+    expect(output).toMatch(/1 failed/);
+    expect(status).not.toBe(0);
+    const report = JSON.parse(readFileSync(path.join(dir, 'failure-report.json'), 'utf8')) as Array<{
+      test: string;
+      attachments: Array<{ message: string; contentType: string; body: string }>;
+    }>;
+    expect(report.map((failure) => failure.test)).toEqual(['creates an API key']);
+    const har = report[0]!.attachments.find((attachment) => attachment.message.startsWith('HAR of tenant'));
+    const { log } = JSON.parse(har!.body) as { log: { creator: { name: string }; entries: Array<Record<string, any>> } };
+    expect(log.creator.name).toBe('creator-commerce-mock');
+    const [exchange] = log.entries;
+    expect(exchange!.request).toMatchObject({ method: 'POST', postData: { text: '{"name":42}' } });
+    const sent = (exchange!.request.headers as Array<{ name: string; value: string }>).map((h) => [h.name.toLowerCase(), h.value]);
+    expect(sent).toContainEqual(['idempotency-key', 'example-1']);
+    expect(exchange!.response.status).toBe(422);
+  });
+
   // .ci/run installs Debian's python3-pytest when it is missing; elsewhere a machine without it skips.
   it.runIf(hasPytest || process.env.CI)('pytest: a session fixture starts the CLI as a sidecar would, a tenant per test', () => {
     const { status, output } = run('python3', ['-m', 'pytest', '-q'], project('pytest'));

@@ -46,7 +46,7 @@ describe('contract §3.4, §4.4: bodies over journalBodyLimit are kept truncated
     expect(entry!.body).toEqual({ metadata: { note: 'x'.repeat(1000) } });
     expect(entry).not.toHaveProperty('body_truncated');
     expect(entry!.response).not.toHaveProperty('body_truncated');
-    expect(Object.keys(entry!.response)).toEqual(['status', 'body']);
+    expect(Object.keys(entry!.response)).toEqual(['status', 'headers', 'body']);
   });
 
   it('contract §3.4: the head is counted in UTF-8 bytes and never splits a character', () => {
@@ -68,7 +68,7 @@ describe('contract §3.4, §4.4: bodies over journalBodyLimit are kept truncated
     ring.finish(ticket, journalOutcome({ raw_body: '{"a":1}', response_text: '{"ok":true}' }));
     const [entry] = ring.list({ limit: 1 }).data;
     expect(entry).toMatchObject({ body: null, body_truncated: { bytes: 7, head: '' } });
-    expect(entry!.response).toEqual({ status: 200, body: null, body_truncated: { bytes: 11, head: '' } });
+    expect(entry!.response).toEqual({ status: 200, headers: {}, body: null, body_truncated: { bytes: 11, head: '' } });
   });
 });
 

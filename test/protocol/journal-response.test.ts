@@ -22,10 +22,10 @@ describe('journal entries keep the answer (contract §4.4)', () => {
     const missing = await c.get('/v1/nowhere').set(bearer(KEYS.free));
     const refused = await c.get('/v1/status').set(bearer('cc_test_unknown_token'));
     expect((await journal(c)).map((e) => e.response)).toEqual([
-      { status: 401, body: refused.body },
-      { status: 404, body: missing.body },
+      { status: 401, headers: expect.any(Object), body: refused.body },
+      { status: 404, headers: expect.any(Object), body: missing.body },
       // Spec §2.2: the secret is returned once, to the client; the journal keeps its last four characters.
-      { status: 201, body: { ...created.body, token: `…${created.body.token.slice(-4)}` } },
+      { status: 201, headers: expect.any(Object), body: { ...created.body, token: `…${created.body.token.slice(-4)}` } },
     ]);
     expect(created.body.token).toMatch(/^cc_test_/);
   });
@@ -34,7 +34,7 @@ describe('journal entries keep the answer (contract §4.4)', () => {
     const c = client(makeApp());
     const head = await c.head('/v1/status').set(bearer(KEYS.free));
     const [entry] = await journal(c);
-    expect(entry!.response).toEqual({ status: head.status, body: null });
+    expect(entry!.response).toEqual({ status: head.status, headers: expect.any(Object), body: null });
   });
 
   it('contract §4.4: a body past 1 MiB is never kept whole (body null, its head marked), counted in UTF-8 bytes; up to the limit it is, as the same string', () => {
@@ -47,7 +47,7 @@ describe('journal entries keep the answer (contract §4.4)', () => {
       ring.finish(ticket, journalOutcome({ response_text: text, response_json: false }));
       return ring.list({ limit: 1 }).data[0]!.response!;
     };
-    expect(keep(atCap)).toEqual({ status: 200, body: atCap });
+    expect(keep(atCap)).toEqual({ status: 200, headers: {}, body: atCap });
     expect(keep('x'.repeat(MIB + 1))).toMatchObject({ body: null, body_truncated: { bytes: MIB + 1 } });
     // 2 bytes each in UTF-8: half as many characters already pass the cap.
     expect(keep('é'.repeat(MIB / 2 + 1))).toMatchObject({ body: null, body_truncated: { bytes: MIB + 2 } });

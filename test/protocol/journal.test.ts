@@ -21,6 +21,7 @@ const FIELDS = [
   'scenario_ids',
   'fault',
   'timestamp',
+  'headers',
   'body',
   'response',
   'finding_ids',
@@ -53,8 +54,9 @@ describe('GET /__admin/requests (contract §3.4)', () => {
       scenario_ids: [],
       fault: null,
       timestamp: '2026-01-15T12:00:01.500Z',
+      headers: expect.objectContaining({ 'content-type': 'application/json' }),
       body: sent,
-      response: { status: 201, body: created.body },
+      response: { status: 201, headers: expect.objectContaining({ 'request-id': created.headers['request-id'] }), body: created.body },
       finding_ids: [],
     });
   });

@@ -150,10 +150,10 @@ describe('world modules: one lifecycle for every part of a world', () => {
     ]);
   });
 
-  it('without a listening module no exchange is built: of the shipped list only findings listen, and not when off', () => {
-    const on = createAppWithOperations({ clock: FROZEN_AT }, OPERATIONS);
-    expect(on.sandbox.world.requestListeners).toHaveLength(1);
-    const off = createAppWithOperations({ clock: FROZEN_AT, findingsBudget: 0 }, OPERATIONS);
-    expect(off.sandbox.world.requestListeners).toEqual([]);
+  it('without a listening module no exchange is built; of the shipped list, findings and coverage listen, and findings not when off', () => {
+    const quiet = WORLD_MODULES.filter((module) => module.name !== 'coverage');
+    expect(createAppWithOperations({ clock: FROZEN_AT, findingsBudget: 0 }, OPERATIONS, quiet).sandbox.world.requestListeners).toEqual([]);
+    expect(createAppWithOperations({ clock: FROZEN_AT }, OPERATIONS, quiet).sandbox.world.requestListeners).toHaveLength(1);
+    expect(createAppWithOperations({ clock: FROZEN_AT }, OPERATIONS).sandbox.world.requestListeners).toHaveLength(2);
   });
 });

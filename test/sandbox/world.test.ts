@@ -90,7 +90,8 @@ async function probe(mock: MockServer) {
     accounts: accounts.body,
     free: free.body,
     paid: paid.body,
-    journal: journal.body,
+    // Each server has its own port, which the journal shows in each request's Host header (contract §5.3).
+    journal: JSON.parse(JSON.stringify(journal.body).replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')) as unknown,
   };
 }
 

@@ -42,8 +42,10 @@ const ENTRY: JournalEntryView = {
   scenario_ids: [],
   fault: null,
   timestamp: '2026-01-15T12:00:00.000Z',
+  headers: {},
   body: null,
-  response: { status: 200, body: null },
+  response: { status: 200, headers: {}, body: null },
+  finding_ids: [],
 };
 
 const COVERAGE: CoverageView = {

@@ -24,8 +24,9 @@ function entry(id: number, changes: Partial<JournalEntryView> = {}): JournalEntr
     scenario_ids: [],
     fault: null,
     timestamp: '2026-01-15T12:00:00.000Z',
+    headers: { 'content-type': 'application/json' },
     body: { name: 'ci' },
-    response: { status: 201, body: { id: 'key_1', token: 'cc_test_x' } },
+    response: { status: 201, headers: { 'content-type': 'application/json; charset=utf-8' }, body: { id: 'key_1', token: 'cc_test_x' } },
     finding_ids: [],
     ...changes,
   };
@@ -97,7 +98,7 @@ describe('the dashboard views (contract §4.4)', () => {
         entry(2, {
           body: null,
           body_truncated: cut,
-          response: { status: 200, body: null, body_truncated: { bytes: 2_000_000, head: '{"id"' } },
+          response: { status: 200, headers: {}, body: null, body_truncated: { bytes: 2_000_000, head: '{"id"' } },
         }),
       ),
     );

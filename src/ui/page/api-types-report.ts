@@ -1,45 +1,39 @@
 /**
  * The page's types for the answers of contract §5.1–§5.3 (findings, coverage, the journal's
- * `finding_ids`), written by hand from the contract for now: those routes are not yet in the admin
- * API's interface (src/admin/api-types.ts). Once they are, this file becomes type-only picks from it,
- * as api-types.ts does, so a renamed member fails the page's type check. Keep it small until then.
+ * `finding_ids`): picks of the admin API's interface (src/admin/api-types.ts), type-only as in
+ * api-types.ts, so a member renamed on the server fails the page's type check.
  */
+import type { AdminRoutes, CoverageView as AdminCoverage, Finding } from '../../admin/api-types.js';
 import type { JournalEntryView } from './api-types.js';
 
-export type FindingSeverity = 'error' | 'warning' | 'info';
+export type FindingSeverity = Finding['severity'];
 
-/** Contract §5.1: one item of `GET /__admin/findings` (newest first). */
-export interface FindingView {
-  id: string;
-  rule: string;
-  severity: FindingSeverity;
-  section: string;
-  message: string;
-  account_id: string | null;
-  api_key_id: string | null;
-  operation_id: string | null;
-  /** The journal's request ids that show it, in order of arrival. */
-  request_ids: string[];
-  delivery_ids: string[];
-  created_at: string;
-}
+/** Contract §5.1: one item of `GET /__admin/findings` (newest first), the members the page reads. */
+export type FindingView = Pick<
+  Finding,
+  | 'id'
+  | 'rule'
+  | 'severity'
+  | 'section'
+  | 'message'
+  | 'account_id'
+  | 'api_key_id'
+  | 'operation_id'
+  | 'request_ids'
+  | 'delivery_ids'
+  | 'created_at'
+>;
 
 /** Contract §5.2: one /v1 operation of `GET /__admin/coverage` (the members the page reads). */
-export interface CoverageOperationView {
-  operation_id: string;
-  method: string;
-  path: string;
-  calls: number;
-  statuses: Record<string, number>;
-  documented_statuses: number[];
-  untested_statuses: number[];
-}
+export type CoverageOperationView = Pick<
+  AdminCoverage['operations'][number],
+  'operation_id' | 'method' | 'path' | 'calls' | 'statuses' | 'documented_statuses' | 'untested_statuses'
+>;
 
-export interface CoverageView {
-  account_id: string | null;
+/** Contract §5.2: `GET /__admin/coverage?account_id=` as the page reads it. */
+export type CoverageView = Pick<AdminRoutes['GET /coverage']['answer'], 'account_id' | 'summary'> & {
   operations: CoverageOperationView[];
-  summary: { operations_called: number; operations_total: number; statuses_seen: number; statuses_documented: number };
-}
+};
 
-/** Contract §5.1: a journal entry lists the findings its request raised (absent from a sandbox without findings). */
-export type JournalEntryWithFindings = JournalEntryView & { finding_ids?: string[] };
+/** Contract §5.1: a journal entry lists the findings its request raised. */
+export type JournalEntryWithFindings = JournalEntryView;
