@@ -38,6 +38,121 @@ function lateBody(ctx: SandboxContext): (() => Promise<unknown>) | null {
   return () => bodyReadLate(ctx).then(parsed);
 }
 
+/**
+ * One finished request as the listeners see it: a view over the request's context, each member
+ * read when a listener asks for it (most requests are plain successes that no rule looks into, so
+ * the body is never parsed and most members never read). Only what changes later is taken when the
+ * request finishes: the end times, and whether the caller's account is still the one it had.
+ */
+class FinishedExchange implements RequestExchange {
+  readonly realEnd: number;
+  readonly virtualEnd: number;
+  readonly accountForgotten: boolean;
+  private parsedBody: { value: unknown } | undefined;
+
+  constructor(
+    private readonly ctx: SandboxContext,
+    readonly realStart: number,
+    readonly virtualStart: number,
+  ) {
+    const { world, caller } = ctx.state;
+    this.realEnd = world.realTime();
+    // The caller's clock: an own clock's arrival was read when the caller was identified.
+    this.virtualEnd = (ctx.state.time ?? world.sharedTime).clock.now();
+    this.accountForgotten = caller?.kind === 'api_key' && world.store.forAccount(caller.account.id) !== caller.account;
+  }
+
+  private get answer() {
+    return this.ctx.state.reply?.body as { error?: { code?: unknown }; id?: unknown; status?: unknown } | undefined;
+  }
+  private get quota(): boolean {
+    return this.status === 429 && this.ctx.state.rateLimit?.allowed === false;
+  }
+  get requestId() {
+    return this.ctx.state.requestId;
+  }
+  get accountId() {
+    const { caller } = this.ctx.state;
+    return caller?.kind === 'api_key' ? caller.account.id : null;
+  }
+  get apiKeyId() {
+    const { caller } = this.ctx.state;
+    return caller?.kind === 'api_key' ? caller.key.id : null;
+  }
+  get callerIp() {
+    return clientIp(this.ctx);
+  }
+  get method() {
+    return this.ctx.method;
+  }
+  get path() {
+    return this.ctx.path;
+  }
+  get query() {
+    return this.ctx.query as Record<string, string | string[]>;
+  }
+  get operationId() {
+    return this.ctx.state.operation?.operationId ?? null;
+  }
+  get body() {
+    return (this.parsedBody ??= { value: sentBody(this.ctx) }).value;
+  }
+  get idempotencyKey() {
+    return this.ctx.state.idempotencyKey ?? null;
+  }
+  get status() {
+    return answeredNothing(this.ctx.state.fault) ? null : replyStatus(this.ctx);
+  }
+  get headers() {
+    const { headers } = this.ctx.state;
+    return {
+      retryAfter: headers.get('Retry-After') ?? null,
+      deprecation: headers.get('Deprecation') ?? null,
+      sunset: headers.get('Sunset') ?? null,
+    };
+  }
+  get fault() {
+    return this.ctx.state.fault?.type ?? null;
+  }
+  get closedEarly() {
+    const { fault, reply, written } = this.ctx.state;
+    return !fault && reply !== undefined && written !== true;
+  }
+  get scenarioIds() {
+    return this.ctx.state.scenarios?.scenarioIds() ?? [];
+  }
+  get idempotencyKeySent() {
+    const sent = this.ctx.get('Idempotency-Key');
+    return sent === '' ? null : sent;
+  }
+  get errorCode() {
+    const code = this.answer?.error?.code;
+    return typeof code === 'string' ? code : null;
+  }
+  get rateLimitedBy() {
+    return this.status !== 429 ? null : this.quota ? 'quota' : 'scenario';
+  }
+  get rateLimitResetAt() {
+    return this.quota ? this.ctx.state.rateLimit!.resetAt : null;
+  }
+  get tookEffect() {
+    const status = this.status;
+    return this.ctx.state.fault?.when === 'after' && status !== null && status < 400;
+  }
+  get job() {
+    const answer = this.answer;
+    return this.operationId === 'getJob' && this.status === 200 && typeof answer?.id === 'string' && typeof answer.status === 'string'
+      ? { id: answer.id, status: answer.status }
+      : null;
+  }
+  get lateBody() {
+    return lateBody(this.ctx);
+  }
+  get scenarioNames() {
+    return this.ctx.state.scenarios?.scenarioNames() ?? [];
+  }
+}
+
 async function watch(ctx: SandboxContext, next: Next): Promise<void> {
   const { world } = ctx.state;
   const realStart = world.realTime();
@@ -45,58 +160,7 @@ async function watch(ctx: SandboxContext, next: Next): Promise<void> {
   try {
     await next();
   } finally {
-    const { caller, operation, scenarios, fault, headers, idempotencyKey, rateLimit, reply } = ctx.state;
-    const known = caller?.kind === 'api_key';
-    const status = answeredNothing(fault) ? null : replyStatus(ctx);
-    const answer = reply?.body as { error?: { code?: unknown }; id?: unknown; status?: unknown } | undefined;
-    const keySent = ctx.get('Idempotency-Key');
-    const quota = status === 429 && rateLimit?.allowed === false;
-    // The body and the query are parsed only if a listener reads them: most requests are plain
-    // successes that no rule looks into, and a megabyte body would be parsed for nothing.
-    let body: { value: unknown } | undefined;
-    let query: Record<string, string | string[]> | undefined;
-    const exchange: RequestExchange = {
-      requestId: ctx.state.requestId,
-      accountId: known ? caller.account.id : null,
-      apiKeyId: known ? caller.key.id : null,
-      callerIp: clientIp(ctx),
-      method: ctx.method,
-      path: ctx.path,
-      get query() {
-        return (query ??= ctx.query as Record<string, string | string[]>);
-      },
-      operationId: operation?.operationId ?? null,
-      get body() {
-        return (body ??= { value: sentBody(ctx) }).value;
-      },
-      idempotencyKey: idempotencyKey ?? null,
-      status,
-      headers: {
-        retryAfter: headers.get('Retry-After') ?? null,
-        deprecation: headers.get('Deprecation') ?? null,
-        sunset: headers.get('Sunset') ?? null,
-      },
-      fault: fault?.type ?? null,
-      closedEarly: !fault && ctx.state.reply !== undefined && ctx.state.written !== true,
-      scenarioIds: scenarios ? scenarios.scenarioIds() : [],
-      idempotencyKeySent: keySent === '' ? null : keySent,
-      errorCode: typeof answer?.error?.code === 'string' ? answer.error.code : null,
-      rateLimitedBy: status !== 429 ? null : quota ? 'quota' : 'scenario',
-      rateLimitResetAt: quota ? rateLimit.resetAt : null,
-      tookEffect: fault?.when === 'after' && status !== null && status < 400,
-      job:
-        operation?.operationId === 'getJob' && status === 200 && typeof answer?.id === 'string' && typeof answer.status === 'string'
-          ? { id: answer.id, status: answer.status }
-          : null,
-      lateBody: lateBody(ctx),
-      scenarioNames: scenarios ? scenarios.scenarioNames() : [],
-      accountForgotten: known && world.store.forAccount(caller.account.id) !== caller.account,
-      realStart,
-      realEnd: world.realTime(),
-      // The caller's clock: an own clock's arrival was read when the caller was identified.
-      virtualStart: ctx.state.arrivedAt ?? sharedStart,
-      virtualEnd: (ctx.state.time ?? world.sharedTime).clock.now(),
-    };
+    const exchange = new FinishedExchange(ctx, realStart, ctx.state.arrivedAt ?? sharedStart);
     for (const listen of world.requestListeners) listen(exchange);
   }
 }
