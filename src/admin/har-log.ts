@@ -45,9 +45,8 @@ function bodyBytes(text: string | undefined, full: number | undefined): number {
 export function harEntry(exchange: JournalExchange): Record<string, unknown> {
   const { entry } = exchange;
   const host = headerValue(exchange.request_headers, 'host') ?? 'localhost';
-  const search = new URLSearchParams();
-  for (const { name, value } of queryPairs(entry.query)) search.append(name, value);
-  const qs = search.toString();
+  // The query as sent, not rebuilt from its parsed pairs: a replay sends the very bytes.
+  const qs = exchange.querystring;
   const time = exchange.duration_ms === null ? 0 : Math.max(0, Math.round(exchange.duration_ms * 1000) / 1000);
   const request: Record<string, unknown> = {
     method: entry.method,

@@ -27,8 +27,6 @@ class Bucket {
   /** Oldest first. */
   items: Kept[] = [];
   bytes = 0;
-  /** Ids raised in this bucket so far: ids are per account, so one tenant's ids never depend on another's traffic. */
-  counter = 0;
   constructor(readonly tag: string) {}
 }
 
@@ -59,6 +57,14 @@ function tagOf(name: string): string {
 
 export class FindingStore {
   private readonly buckets = new Map<string, Bucket>();
+  /**
+   * Findings made per account so far (ids are per account, so one tenant's ids never depend on
+   * another's traffic): kept apart from the buckets, so that an id is never given
+   * twice while the world lives (a journal entry's `finding_ids` or a page cursor names one
+   * finding), whatever DELETE, account reset or delete dropped. One number per account that ever
+   * raised one; `POST /__admin/reset` makes a new store.
+   */
+  private readonly made = new Map<string, number>();
   private seq = 0;
 
   constructor(
@@ -71,10 +77,11 @@ export class FindingStore {
     const name = raised.account_id ?? ANONYMOUS;
     let bucket = this.buckets.get(name);
     if (!bucket) this.buckets.set(name, (bucket = new Bucket(tagOf(name))));
-    bucket.counter += 1;
+    const made = (this.made.get(name) ?? 0) + 1;
+    this.made.set(name, made);
     const { severity, section } = RULES[raised.rule];
     const finding: Finding = {
-      id: `fnd_${bucket.tag}${String(bucket.counter).padStart(8, '0')}`,
+      id: `fnd_${bucket.tag}${String(made).padStart(8, '0')}`,
       object: 'finding',
       rule: raised.rule,
       severity,

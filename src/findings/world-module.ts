@@ -34,6 +34,8 @@ export interface FindingsExchange {
   readonly tookEffect: boolean;
   readonly job: { readonly id: string; readonly status: string } | null;
   readonly lateBody: (() => Promise<unknown>) | null;
+  /** The caller's account was reset or deleted since the request arrived (read when asked): judged no more. */
+  readonly accountForgotten: boolean;
   readonly realStart: number;
   readonly realEnd: number;
   readonly virtualStart: number;
@@ -104,6 +106,8 @@ export const findingsModule = {
     const findings = new Findings({ bytesPerAccount: world.options.findingsBudget });
     const judging = new Set<Promise<void>>();
     const judge = (exchange: FindingsExchange, body: unknown) => {
+      // Reset or deleted while it ran, or while its body arrived: nothing of it is kept (contract §5.1).
+      if (exchange.accountForgotten) return;
       // The journal entry was finished before this hook ran (its middleware sits inside), so the
       // findings are added to it by request id.
       const ids = findings.requestFinished(observation(exchange, body));
@@ -130,6 +134,7 @@ export const findingsModule = {
       accountReset: forget,
       accountDeleted: forget,
       requestFinished(exchange) {
+        if (exchange.accountForgotten) return;
         const plain =
           exchange.fault === null &&
           !exchange.closedEarly &&

@@ -41,13 +41,12 @@ function lateBody(ctx: SandboxContext): (() => Promise<unknown>) | null {
 /**
  * One finished request as the listeners see it: a view over the request's context, each member
  * read when a listener asks for it (most requests are plain successes that no rule looks into, so
- * the body is never parsed and most members never read). Only what changes later is taken when the
- * request finishes: the end times, and whether the caller's account is still the one it had.
+ * the body is never parsed and most members never read). Only the end times are taken when the
+ * request finishes; whether the caller's account was reset or deleted is read when asked.
  */
 class FinishedExchange implements RequestExchange {
   readonly realEnd: number;
   readonly virtualEnd: number;
-  readonly accountForgotten: boolean;
   private parsedBody: { value: unknown } | undefined;
 
   constructor(
@@ -55,11 +54,16 @@ class FinishedExchange implements RequestExchange {
     readonly realStart: number,
     readonly virtualStart: number,
   ) {
-    const { world, caller } = ctx.state;
+    const { world } = ctx.state;
     this.realEnd = world.realTime();
     // The caller's clock: an own clock's arrival was read when the caller was identified.
     this.virtualEnd = (ctx.state.time ?? world.sharedTime).clock.now();
-    this.accountForgotten = caller?.kind === 'api_key' && world.store.forAccount(caller.account.id) !== caller.account;
+  }
+
+  /** Read when asked, so a listener that judges the request later (its body arrived after the answer) sees a reset made meanwhile. */
+  get accountForgotten(): boolean {
+    const { world, caller } = this.ctx.state;
+    return caller?.kind === 'api_key' && world.store.forAccount(caller.account.id) !== caller.account;
   }
 
   private get answer() {

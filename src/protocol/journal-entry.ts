@@ -110,6 +110,8 @@ export interface JournalOutcome {
  */
 export interface JournalExchange {
   entry: JournalEntry;
+  /** The query string as sent, without `?` (empty without one): the URL as the client wrote it. */
+  querystring: string;
   request_headers: readonly string[];
   /** Empty when nothing was answered. */
   response_headers: readonly string[];
@@ -214,6 +216,7 @@ export class Slot {
   exchange(): JournalExchange {
     return {
       entry: this.entry(),
+      querystring: this.querystring,
       request_headers: this.request_headers,
       response_headers: this.status === null ? NO_HEADERS : this.response_headers,
       request_text: this.raw_body,

@@ -21,6 +21,14 @@ function expectHar12(har: unknown): void {
 }
 
 describe('GET /__admin/requests.har (contract §5.3)', () => {
+  it('contract §5.3: the URL carries the query string as sent, byte for byte, so a replay sends the same request', async () => {
+    const c = client(makeApp());
+    await c.get('/v1/auth/keys?limit=1&starting_after=%20z&flag').set(bearer(KEYS.free));
+    const har = JSON.parse((await c.get('/__admin/requests.har')).text);
+    expectHar12(har);
+    expect(har.log.entries[0].request.url).toMatch(/\/v1\/auth\/keys\?limit=1&starting_after=%20z&flag$/);
+  });
+
   it('contract §5.3: a real session exports as HAR 1.2, oldest first, every exchange as sent', async () => {
     const c = client(makeApp());
     await c.get('/v1/auth/keys?limit=1').set(bearer(KEYS.free)).set('User-Agent', 'my-client/1.2');
