@@ -10,7 +10,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { TestContext } from 'vitest';
 import type { AdminClient, CreateAccountInput } from './admin/client.js';
 import type { Tenant } from './admin/tenant-handle.js';
 
@@ -57,6 +56,15 @@ function fileSafe(name: string): string {
 }
 
 /**
+ * What is read of the failed test's context: its task, handed back to vitest as it came. Declared
+ * here, not taken from vitest's types, so the package's declarations resolve in a project without
+ * vitest (the `creator-commerce-mock/vitest` entry loads there too).
+ */
+export interface FailedTestContext {
+  readonly task: { readonly name: string };
+}
+
+/**
  * The tenant's HAR and findings, attached to the failed test in `context`: as vitest test artifacts
  * (type `creator-commerce-mock`, each with its attachment) when the runner records them, else
  * written to the failure folder. vitest refuses annotations once a test has failed, so artifacts
@@ -66,7 +74,7 @@ function fileSafe(name: string): string {
 export async function attachFailure(
   admin: AdminClient,
   accountId: string,
-  context: Pick<TestContext, 'task'>,
+  context: FailedTestContext,
   record: RecordArtifact | null = hooks?.recordArtifact ?? null,
 ): Promise<void> {
   const query = `account_id=${encodeURIComponent(accountId)}`;
