@@ -188,7 +188,7 @@ export class CoverageBook {
         });
       }
     }
-    const webhookRecord: Record<string, WebhookCoverage> = {};
+    const webhookRecord = Object.create(null) as Record<string, WebhookCoverage>;
     for (const type of [...webhooks.keys()].sort()) webhookRecord[type] = webhooks.get(type)!;
     return {
       object: 'coverage',

@@ -171,15 +171,18 @@ export interface GeneratedClientCheck {
   diagnostics: string[];
 }
 
-/** Generates `schema.d.ts` from `document` in `dir`, writes the program beside it and type-checks both. */
-export async function typeCheckGeneratedClient(document: unknown, dir: string): Promise<GeneratedClientCheck> {
+/**
+ * Generates `schema.d.ts` from `document` in `dir`, writes `calls` (by default the /v1 client's
+ * calls) beside it as `calls.ts` and type-checks both.
+ */
+export async function typeCheckGeneratedClient(document: unknown, dir: string, calls = PROGRAM): Promise<GeneratedClientCheck> {
   mkdirSync(dir, { recursive: true });
   // The program resolves `openapi-fetch` as a client project would: from its node_modules.
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   // Default options, as `npx openapi-typescript` runs; `silent` keeps the test output clean.
   const schema = astToString(await openapiTS(document as Parameters<typeof openapiTS>[0], { silent: true }));
   writeFileSync(join(dir, 'schema.d.ts'), schema);
-  writeFileSync(join(dir, 'calls.ts'), PROGRAM);
+  writeFileSync(join(dir, 'calls.ts'), calls);
   const program = ts.createProgram([join(dir, 'calls.ts')], {
     strict: true,
     noEmit: true,
