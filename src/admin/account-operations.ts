@@ -8,7 +8,9 @@ import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { clockBirth, type ClockBirth } from '../sandbox/account-clock.js';
 import { accountView } from '../sandbox/lifecycle.js';
 import type { ApiKeyRecord } from '../store/records.js';
-import type { AdminApiKey } from './api-types.js';
+import type { AdminAccount, AdminApiKey, CreateAccountInput } from './api-types.js';
+
+type CreatedAccount = { account: AdminAccount; api_key: AdminApiKey & { token: string } };
 import { accountOr404, accountState } from './account-state.js';
 import { accountSource, ACCOUNT_SOURCE_PROPERTIES } from './account-source.js';
 import {
@@ -19,6 +21,7 @@ import {
   createdAccountSchema,
   listSchema,
 } from './answer-schemas.js';
+import { findingsSettingsSchema, ruleChanges, setAccountRules } from './findings-operations.js';
 import { adminOperation } from './route-kit.js';
 import { createFromSnapshot } from './snapshot-operations.js';
 import { listAccounts, ACCOUNT_LIST_QUERY } from './account-list.js';
@@ -40,6 +43,8 @@ const createAccountSchema: JsonSchema = {
       additionalProperties: true,
       description: 'An AccountSnapshot from `GET /accounts/{id}/snapshot`, to recreate that account (alone, or with `clock`).',
     },
+    // Which findings rules judge the account (docs/findings.md "Silencing a rule"); a snapshot does not carry them.
+    findings: findingsSettingsSchema,
   },
 };
 const patchAccountSchema: JsonSchema = {
@@ -88,6 +93,25 @@ function keyAction(ctx: SandboxContext, id: string, action: 'expire' | 'revoke')
   return { ...keyView(found.key), access: found.key.access, revoked_at: found.key.revoked_at };
 }
 
+/** `POST /__admin/accounts` less its `findings` settings: from a snapshot, or from a template. */
+function createAccount(ctx: SandboxContext, body: Omit<CreateAccountInput, 'findings'>): CreatedAccount {
+  if (body.snapshot !== undefined) return createFromSnapshot(ctx, { ...body, snapshot: body.snapshot });
+  const clock = accountClockBirth(ctx, body.clock);
+  const { fixture, world } = ctx.sandbox;
+  const { template, pinned } = accountSource(body, fixture);
+  const account = world.createAccount({
+    plan: body.plan ?? 'free',
+    ...(body.name ? { name: body.name } : {}),
+    template,
+    pinned,
+    clock,
+  });
+  const { key, token } = world.createApiKey(account, { name: 'Default' });
+  // What `POST /__admin/accounts/{id}/reset` restores: the account with this key and its token.
+  world.sealBirth(account);
+  return { account: accountView(world, account), api_key: keyView(key, token) };
+}
+
 const keyAnswer = { status: 200, description: 'The key, with its `access` and `revoked_at`.', schema: adminApiKeySchema } as const;
 
 export const ACCOUNT_OPERATIONS = [
@@ -113,27 +137,21 @@ export const ACCOUNT_OPERATIONS = [
     summary: 'Create an account and its first key',
     description:
       "Records from the fixture's template, another fixture's (a name under `fixtures/`, or a path inside the working directory), or an inline `template` and `pinned` (docs/fixtures.md). An unusable `clock`, `fixture` (a path outside the working directory included), `template` or `pinned` is 422 naming it (dotted path: `pinned.experiences.0.name`), and so is one that would seed about 1,000 records more than the sandbox template. With `snapshot` (contract §5.3) the account is recreated as it was (ids, tokens, records, jobs, credits, endpoints; its clock frozen at the snapshot's instant unless `clock` says otherwise): a member the snapshot decides is 422, a damaged snapshot 422 naming the member, an id already in use 409 `resource_exists`.",
-    client: ['admin.accounts.create({ pinned })', 'admin.accounts.create({ snapshot })'],
+    client: [
+      'admin.accounts.create({ pinned })',
+      'admin.accounts.create({ snapshot })',
+      "admin.accounts.create({ findings: { rules: { 'retry-after-ignored': 'off' } } })",
+    ],
     body: createAccountSchema,
     answer: { status: 201, description: "The account and its key, with the key's `token`.", schema: createdAccountSchema },
     errors: [409, 422],
     handler: (ctx, request) => {
-      const body = request.body();
-      if (body.snapshot !== undefined) return createFromSnapshot(ctx, { ...body, snapshot: body.snapshot });
-      const clock = accountClockBirth(ctx, body.clock);
-      const { fixture, world } = ctx.sandbox;
-      const { template, pinned } = accountSource(body, fixture);
-      const account = world.createAccount({
-        plan: body.plan ?? 'free',
-        ...(body.name ? { name: body.name } : {}),
-        template,
-        pinned,
-        clock,
-      });
-      const { key, token } = world.createApiKey(account, { name: 'Default' });
-      // What `POST /__admin/accounts/{id}/reset` restores: the account with this key and its token.
-      world.sealBirth(account);
-      return { account: accountView(world, account), api_key: keyView(key, token) };
+      const { findings, ...body } = request.body();
+      // Checked before anything is made: an unknown rule leaves no account behind.
+      const rules = ruleChanges(findings?.rules, 'findings.rules');
+      const created = createAccount(ctx, body);
+      setAccountRules(ctx, created.account.id, rules);
+      return created;
     },
   }),
   adminOperation({

@@ -3,7 +3,7 @@
  * `title` names a schema in the document's components. test/admin/openapi.test.ts checks real
  * answers against them, so they describe what the routes send.
  */
-import { RULE_NAMES, SEVERITIES } from '../findings/findings.js';
+import { RULE_NAMES, RULE_SETTINGS, SEVERITIES } from '../findings/findings.js';
 import { EVENT_TYPES } from '../operations/event-types.js';
 import { nullableTimestampSchema, timestampSchema } from '../operations/schemas.js';
 import type { JsonSchema } from '../operations/types.js';
@@ -181,6 +181,13 @@ export const findingSchema = object('Finding', {
   request_ids: { type: 'array', items: string, description: 'The journal request ids that show it, in order of arrival.' },
   delivery_ids: { type: 'array', items: string },
   created_at: timestampSchema,
+});
+
+/** `GET|POST /__admin/accounts/{id}/findings/rules`: every rule and whether it judges the account. */
+export const findingRulesSchema = object('FindingRules', {
+  object: { const: 'finding_rules' },
+  account_id: string,
+  rules: object('FindingRuleSettings', Object.fromEntries(RULE_NAMES.map((rule) => [rule, { enum: [...RULE_SETTINGS] }]))),
 });
 
 const eventType: JsonSchema = { enum: [...EVENT_TYPES] };

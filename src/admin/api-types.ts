@@ -9,7 +9,7 @@
  */
 import type { ClockMode } from '../clock/virtual-clock.js';
 import type { AccountTemplate } from '../fixture/fixture-file.js';
-import type { Finding, FindingFilter, RuleName, Severity } from '../findings/findings.js';
+import type { Finding, FindingFilter, RuleName, RuleSetting, RuleSettings, Severity } from '../findings/findings.js';
 import type { EventType } from '../operations/event-types.js';
 import type { CoverageView } from '../coverage/coverage-book.js';
 import type { JournalEntry, JournalFilter, TruncatedBody } from '../protocol/request-journal.js';
@@ -22,7 +22,17 @@ import type { DeliveryAttempt, EventFilter, WebhookDeliveryView, WebhookEndpoint
 import type { accountState } from './account-state.js';
 
 export type { AccountTemplate, ActivationInput, ActiveScenarioView, EventFilter, EventType, JournalEntry, PinnedRecords, Plan };
-export type { Finding, RuleName, Severity };
+export type { Finding, RuleName, RuleSetting, RuleSettings, Severity };
+
+/** Rules by name, each `'on'` or `'off'` (docs/findings.md "Silencing a rule"); rules not named keep their setting. */
+export type RuleChanges = Partial<Record<RuleName, RuleSetting>>;
+
+/** What `GET|POST /__admin/accounts/{id}/findings/rules` answers: every rule and whether it judges the account. */
+export interface FindingRules {
+  object: 'finding_rules';
+  account_id: string;
+  rules: RuleSettings;
+}
 export type { AccountSnapshot, CoverageView, DeliveryAttempt, TruncatedBody, WebhookDeliveryView, WebhookEndpoint, WebhookEvent };
 
 /** `"clock"` of an account: its instant, its mode, and whether it is the sandbox clock. */
@@ -52,6 +62,8 @@ export interface CreateAccountInput {
    * the same seed and fixtures: alone, or with `clock` (frozen at the snapshot's instant by default).
    */
   snapshot?: AccountSnapshot;
+  /** Rules of the findings turned on or off for this account from its creation (docs/findings.md "Silencing a rule"). */
+  findings?: { rules?: RuleChanges };
 }
 
 export interface AdminAccount {
@@ -195,6 +207,8 @@ export interface AdminRoutes {
   'DELETE /requests': { answer: { deleted: number } };
   'GET /findings': { query: FindingsQuery; answer: ListPage<Finding> };
   'DELETE /findings': { query: { account_id?: string }; answer: { deleted: number } };
+  'GET /accounts/{id}/findings/rules': { params: Id; answer: FindingRules };
+  'POST /accounts/{id}/findings/rules': { params: Id; body: { rules: RuleChanges }; answer: FindingRules };
   'GET /requests.har': { query: HarQuery; answer: HarDocument };
   'GET /coverage': { query: { account_id?: string }; answer: CoverageView };
   'DELETE /coverage': { answer: { object: 'coverage'; deleted: true } };

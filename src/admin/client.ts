@@ -21,7 +21,7 @@ import type {
   RouteInput,
   SetClockInput,
 } from './api-types.js';
-import { accountClock, advanceBody, tenantHandle, type ClockAdvanceInput, type Tenant } from './tenant-handle.js';
+import { accountClock, accountFindingRules, advanceBody, tenantHandle, type ClockAdvanceInput, type Tenant } from './tenant-handle.js';
 
 export type { AccountClockSetting, AccountClockState, ClockAdvanceInput, Tenant, TenantClock } from './tenant-handle.js';
 
@@ -144,6 +144,8 @@ export class AdminClient {
     delete: (id: string) => this.call('DELETE /accounts/{id}', { params: { id } }),
     /** Contract §5.3: everything needed to recreate the account; `create({ snapshot })` loads it. */
     snapshot: (id: string) => this.call('GET /accounts/{id}/snapshot', { params: { id } }),
+    /** Which findings rules judge the account: `findingRules(id).set({ 'retry-after-ignored': 'off' })` (docs/findings.md). */
+    findingRules: (id: string) => accountFindingRules(this.call, id),
     /** The account's own clock: `clock(id).advance(60)`. */
     clock: (id: string) => accountClock(this.call, id),
   };

@@ -12,7 +12,9 @@ import type {
   AdminApiKey,
   AdminCall,
   Finding,
+  FindingRules,
   FindingsQuery,
+  RuleChanges,
   ListPage,
   AdvancedBy,
   CoverageView,
@@ -45,6 +47,33 @@ export interface TenantClock {
   advance(input: ClockAdvanceInput): Promise<AccountClockState & AdvancedBy>;
 }
 
+/**
+ * `tenant.findings()` lists the account's findings; `tenant.findings.rules()` reads which rules judge
+ * it, `tenant.findings.rules({ 'retry-after-ignored': 'off' })` changes some (docs/findings.md "Silencing a rule").
+ */
+export interface TenantFindings {
+  (query?: Omit<FindingsQuery, 'account_id'>): Promise<ListPage<Finding>>;
+  rules(changes?: RuleChanges): Promise<FindingRules>;
+}
+
+/** One account's findings rules: read them, or turn some on or off (the others keep their setting). */
+export function accountFindingRules(
+  call: AdminCall,
+  accountId: string,
+): { get(): Promise<FindingRules>; set(changes: RuleChanges): Promise<FindingRules> } {
+  const params = { id: accountId };
+  return {
+    get: () => call('GET /accounts/{id}/findings/rules', { params }),
+    set: (changes) => call('POST /accounts/{id}/findings/rules', { params, body: { rules: changes } }),
+  };
+}
+
+function tenantFindings(call: AdminCall, accountId: string): TenantFindings {
+  const rules = accountFindingRules(call, accountId);
+  const list = (query: Omit<FindingsQuery, 'account_id'> = {}) => call('GET /findings', { query: { ...query, account_id: accountId } });
+  return Object.assign(list, { rules: (changes?: RuleChanges) => (changes === undefined ? rules.get() : rules.set(changes)) });
+}
+
 export interface Tenant {
   /** The account as created; `reset()` refreshes it. */
   account: AdminAccount;
@@ -59,8 +88,11 @@ export interface Tenant {
   snapshot(): Promise<AccountSnapshot>;
   /** Back to its state right after creation: same id, keys, tokens and records; fresh counters. */
   reset(): Promise<AdminAccount>;
-  /** Contract §5.1: this account's findings, newest first (`rule`, `severity`, `limit`… filter them). */
-  findings(query?: Omit<FindingsQuery, 'account_id'>): Promise<ListPage<Finding>>;
+  /**
+   * Contract §5.1: this account's findings, newest first (`rule`, `severity`, `limit`… filter them);
+   * `findings.rules(…)` reads or changes which rules judge it.
+   */
+  readonly findings: TenantFindings;
   /** Gone with everything of it; its token answers 401 from then on. */
   delete(): Promise<{ id: string; object: 'account'; deleted: true }>;
   /** `GET /__admin/coverage?account_id=`: what this account's requests and webhooks exercised (contract §5.2). */
@@ -95,7 +127,7 @@ export function tenantHandle(call: AdminCall, created: { account: AdminAccount; 
       tenant.account = (await call('POST /accounts/{id}/reset', { params })).account;
       return tenant.account;
     },
-    findings: (query = {}) => call('GET /findings', { query: { ...query, account_id: id } }),
+    findings: tenantFindings(call, id),
     delete: () => call('DELETE /accounts/{id}', { params }),
     coverage: () => call('GET /coverage', { query: { account_id: id } }),
     har: (query = {}) => call('GET /requests.har', { query: { ...query, account_id: id } }),

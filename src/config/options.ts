@@ -73,6 +73,12 @@ export interface MockOptions {
    * bytes or `1MiB`. `0` turns findings off. Default 1 MiB.
    */
   findingsBudget?: number | string;
+  /**
+   * Rules of findings turned off (or on) for every account (docs/findings.md "Silencing a rule"):
+   * `retry-after-ignored=off,rate-limit-exhausted=off`, or `{ 'retry-after-ignored': 'off' }`. An
+   * account's own settings win. Default: every rule on.
+   */
+  findingsRules?: string | Readonly<Record<string, 'on' | 'off'>>;
   /** `spec`, `off` or `free=N,paid=M`. */
   rateLimit?: string;
   /** One line per request on stderr. */
@@ -112,6 +118,8 @@ export interface ResolvedOptions {
   deliveryLogSandboxBudget: number;
   webhookResponseLimit: number;
   findingsBudget: number;
+  /** Rule name -> setting, null-prototype; the findings module refuses a name that is no rule. */
+  findingsRules: Readonly<Record<string, 'on' | 'off'>>;
   rateLimit: RateLimitQuotas;
   rateLimitSetting: string;
   log: boolean;
@@ -192,6 +200,36 @@ export function parseRateLimit(value: unknown, setting = 'rate-limit'): RateLimi
     quotas[tier] = quota;
   }
   return quotas;
+}
+
+/**
+ * `rule=off,rule=on` (or an object of them) into a null-prototype map. Only the form is checked
+ * here: which names are rules is the findings module's to say, at start-up (a ConfigError too).
+ */
+export function parseFindingsRules(value: unknown, setting = 'findings-rules'): Record<string, 'on' | 'off'> {
+  const refuse = (detail: string) => new ConfigError(setting, `expected rule=off or rule=on, comma-separated; ${detail}`);
+  let entries: Array<[string, unknown]>;
+  if (typeof value === 'string') {
+    entries = value
+      .split(',')
+      .filter((part) => part.trim() !== '')
+      .map((part) => {
+        const at = part.indexOf('=');
+        return at < 0 ? [part.trim(), undefined] : [part.slice(0, at).trim(), part.slice(at + 1).trim()];
+      });
+  } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    entries = Object.entries(value);
+  } else {
+    throw refuse(`got ${JSON.stringify(value)}`);
+  }
+  const rules = Object.create(null) as Record<string, 'on' | 'off'>;
+  for (const [name, setting_] of entries) {
+    if (!/^[a-z][a-z-]*$/.test(name)) throw refuse(`${JSON.stringify(name)} is not a rule name`);
+    if (setting_ !== 'on' && setting_ !== 'off') throw refuse(`${name} is ${JSON.stringify(setting_ ?? null)}`);
+    if (name in rules) throw refuse(`${name} is given twice`);
+    rules[name] = setting_;
+  }
+  return rules;
 }
 
 export function parseJournalSize(value: unknown, setting = 'journal-size'): number {
@@ -327,6 +365,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     ),
     webhookResponseLimit: parseByteBudget(options.webhookResponseLimit ?? DEFAULT_WEBHOOK_RESPONSE_LIMIT, 'webhook-response-limit'),
     findingsBudget: parseByteBudget(options.findingsBudget ?? DEFAULT_FINDINGS_BUDGET, 'findings-budget'),
+    findingsRules: parseFindingsRules(options.findingsRules ?? ''),
     rateLimit: parseRateLimit(rateLimitSetting),
     rateLimitSetting,
     log: options.log ?? false,

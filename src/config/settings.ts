@@ -13,6 +13,7 @@ import {
   parsePort,
   parseRateLimit,
   parseReportPath,
+  parseFindingsRules,
   parseShutdownGrace,
   parseWebhookTimeout,
   type MockOptions,
@@ -138,6 +139,13 @@ export const SETTINGS: Setting[] = [
     option: 'findingsBudget',
     default: '1MiB',
     description: 'bytes of findings kept per account (besides 1,000 at most); 0 turns findings off',
+  },
+  {
+    flag: 'findings-rules',
+    env: 'MOCK_FINDINGS_RULES',
+    option: 'findingsRules',
+    default: 'all on',
+    description: 'findings rules off (or on) for every account: rule=off,rule=off',
   },
   {
     flag: 'webhook-response-limit',
@@ -283,6 +291,10 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
           break;
         case 'report':
           options.report = parseReportPath(value, name);
+          break;
+        case 'findingsRules':
+          parseFindingsRules(value, name);
+          options.findingsRules = value as string;
           break;
         default:
           if ((value as string).trim() === '') throw new ConfigError(name, 'must not be empty');

@@ -5,6 +5,7 @@
  */
 import type { Finding, RaisedFinding } from './finding.js';
 import type { DeliveryObservation, RequestObservation } from './observation.js';
+import { RuleSwitches } from './rule-switches.js';
 import { credentialOf, FindingRules } from './rules.js';
 import { FindingStore, type FindingFilter } from './store.js';
 
@@ -13,6 +14,8 @@ export interface FindingsOptions {
   maxPerAccount?: number;
   /** UTF-8 bytes of findings kept per account (src/findings/store.ts). */
   bytesPerAccount?: number;
+  /** Which rules judge each account (src/findings/rule-switches.ts); every rule on without it. */
+  switches?: RuleSwitches;
 }
 
 const NO_IDS: readonly string[] = Object.freeze([]);
@@ -20,14 +23,16 @@ const NO_IDS: readonly string[] = Object.freeze([]);
 export class Findings {
   private readonly rules = new FindingRules();
   readonly store: FindingStore;
+  readonly switches: RuleSwitches;
 
   constructor(options: FindingsOptions = {}) {
     this.store = new FindingStore(options.maxPerAccount, options.bytesPerAccount);
+    this.switches = options.switches ?? new RuleSwitches();
   }
 
   /** A /v1 request finished: the ids of the findings it completed (its journal entry lists them). */
   requestFinished(observation: RequestObservation): readonly string[] {
-    return this.keep(this.rules.request(observation));
+    return this.keep(this.rules.request(observation, this.switches.offFor(observation.accountId)));
   }
 
   /**
@@ -41,7 +46,7 @@ export class Findings {
 
   /** A webhook delivery ended (succeeded, or failed after its last retry). */
   deliveryEnded(observation: DeliveryObservation): readonly string[] {
-    return this.keep(this.rules.delivery(observation));
+    return this.keep(this.rules.delivery(observation, this.switches.offFor(observation.accountId)));
   }
 
   private keep(raised: RaisedFinding[]): readonly string[] {
@@ -63,7 +68,15 @@ export class Findings {
     return this.store.clear(accountId);
   }
 
-  /** Account reset and delete: its findings and everything the rules kept about its keys. */
+  /**
+   * An account's rules change (docs/findings.md "Silencing a rule"): what the rules now off had
+   * remembered of its keys goes; findings already raised stay until cleared.
+   */
+  setRules(accountId: string, changes: Parameters<RuleSwitches['set']>[1]): void {
+    this.rules.rulesChanged(accountId, this.switches.set(accountId, changes));
+  }
+
+  /** Account reset and delete: its findings and everything the rules kept about its keys (its rule settings stay). */
   forget(accountId: string): void {
     this.store.clear(accountId);
     this.rules.forget(accountId);
@@ -78,6 +91,8 @@ export class Findings {
 export type { Finding, RuleName, Severity } from './finding.js';
 export { RULES, RULE_NAMES, SEVERITIES } from './finding.js';
 export type { DeliveryObservation, Instant, RequestObservation } from './observation.js';
+export type { RuleSetting, RuleSettings } from './rule-switches.js';
+export { RULE_SETTINGS, RuleSwitches, unknownRules } from './rule-switches.js';
 export { elapsedMs } from './observation.js';
 export type { FindingFilter } from './store.js';
 export { UnknownFindingCursor, MAX_FINDINGS_PER_ACCOUNT, DEFAULT_FINDINGS_BYTES_PER_ACCOUNT } from './store.js';

@@ -6,7 +6,7 @@
  * lookup per request and nothing kept. Every part of a state is bounded in count (BOUNDS).
  */
 import { BoundedMap } from './bounded-map.js';
-import type { RaisedFinding } from './finding.js';
+import type { RaisedFinding, RuleName } from './finding.js';
 import { elapsedMs, type DeliveryObservation, type Instant, type RequestObservation } from './observation.js';
 import { requestSignature } from './request-signature.js';
 
@@ -41,6 +41,7 @@ export const BOUNDS = {
 } as const;
 
 const UNFINISHED_JOB = new Set(['queued', 'processing']);
+const NO_RULE_OFF: ReadonlySet<RuleName> = new Set();
 
 interface Run {
   /** Answers of the failures so far, the last three kept (the window of the backoff check). */
@@ -69,6 +70,15 @@ class CredentialState {
   exhaustedWindow: number | undefined;
 
   constructor(readonly accountId: string | null) {}
+
+  /** Drops what only rules now off would read (docs/findings.md "Silencing a rule": an off rule costs nothing). */
+  prune(off: ReadonlySet<RuleName>): void {
+    if (off.has('retry-after-ignored')) this.retryAfter = undefined;
+    if (off.has('retry-without-backoff') && off.has('write-retried-without-idempotency-key')) this.runs.clear();
+    if (off.has('non-retryable-retried')) this.refused.clear();
+    if (off.has('job-polled-too-often')) this.polls.clear();
+    if (off.has('rate-limit-exhausted')) this.exhaustedWindow = undefined;
+  }
 
   get empty(): boolean {
     return (
@@ -103,8 +113,11 @@ export class FindingRules {
   /** Per account (or '' for requests without a known key): operations already reported as deprecated. */
   private readonly deprecated = new Map<string, Set<string>>();
 
-  /** The findings this finished request completes, in the table's order. */
-  request(o: RequestObservation): RaisedFinding[] {
+  /**
+   * The findings this finished request completes, in the table's order. A rule in `off` raises
+   * nothing and nothing is remembered for it: no state is made that only it would read.
+   */
+  request(o: RequestObservation, off: ReadonlySet<RuleName> = NO_RULE_OFF): RaisedFinding[] {
     const raised: RaisedFinding[] = [];
     const credential = credentialOf(o.apiKeyId, o.callerIp);
     let state = this.states.get(credential);
@@ -119,7 +132,7 @@ export class FindingRules {
       if (asked && o.arrived.real >= asked.at.real) {
         state.retryAfter = undefined;
         const waited = elapsedMs(asked.at, o.arrived);
-        if (waited < asked.ms - THRESHOLDS.retryAfterToleranceMs) {
+        if (waited < asked.ms - THRESHOLDS.retryAfterToleranceMs && !off.has('retry-after-ignored')) {
           raised.push({
             ...base,
             rule: 'retry-after-ignored',
@@ -133,27 +146,30 @@ export class FindingRules {
       }
       if (state.runs.size > 0) {
         const run = state.runs.get(sig());
-        if (run) this.retried(o, run, base, raised);
+        if (run) this.retried(o, run, base, raised, off);
       }
       if (state.refused.size > 0) {
         const refused = state.refused.get(sig());
         if (refused) {
           state.refused.delete(sig());
-          raised.push({
-            ...base,
-            rule: 'non-retryable-retried',
-            request_ids: [refused.requestId, o.requestId],
-            message:
-              `${o.method} ${o.path} was answered ${refused.status} (${refused.requestId}) and the same request was sent again ` +
-              `(${o.requestId}). Spec §7.2: a ${refused.status} will not change by retrying; fix the request instead.`,
-          });
+          if (!off.has('non-retryable-retried'))
+            raised.push({
+              ...base,
+              rule: 'non-retryable-retried',
+              request_ids: [refused.requestId, o.requestId],
+              message:
+                `${o.method} ${o.path} was answered ${refused.status} (${refused.requestId}) and the same request was sent again ` +
+                `(${o.requestId}). Spec §7.2: a ${refused.status} will not change by retrying; fix the request instead.`,
+            });
         }
       }
     }
 
     // What this request's answer starts or ends.
     const failed = (o.status !== null && o.status >= 500) || o.fault !== null || o.closedEarly || o.status === null;
-    if (failed) {
+    // A run is read only by the backoff rule, and by the write rule for a POST.
+    const followRuns = !off.has('retry-without-backoff') || (o.method === 'POST' && !off.has('write-retried-without-idempotency-key'));
+    if (failed && followRuns) {
       state ??= this.stateFor(credential, o.accountId);
       let run = state.runs.get(sig());
       if (!run) {
@@ -165,19 +181,19 @@ export class FindingRules {
       pushBounded(run.requestIds, o.requestId);
       if (o.tookEffect) run.tookEffect ??= o.requestId;
       state.runs.set(sig(), run);
-    } else if (state && state.runs.size > 0) {
+    } else if (!failed && state && state.runs.size > 0) {
       // A send that did not fail ends its run of retries.
       state.runs.delete(sig());
     }
-    if (o.status !== null && !failed && NON_RETRYABLE.has(o.status)) {
+    if (o.status !== null && !failed && NON_RETRYABLE.has(o.status) && !off.has('non-retryable-retried')) {
       state ??= this.stateFor(credential, o.accountId);
       state.refused.set(sig(), { status: o.status, requestId: o.requestId });
     }
-    if (o.status === 429 && o.retryAfterSeconds !== undefined) {
+    if (o.status === 429 && o.retryAfterSeconds !== undefined && !off.has('retry-after-ignored')) {
       state ??= this.stateFor(credential, o.accountId);
       state.retryAfter = { ms: o.retryAfterSeconds * 1000, seconds: o.retryAfterSeconds, at: o.answered, requestId: o.requestId };
     }
-    if (o.status === 429 && o.rateLimited === 'quota' && o.rateLimitWindow !== undefined) {
+    if (o.status === 429 && o.rateLimited === 'quota' && o.rateLimitWindow !== undefined && !off.has('rate-limit-exhausted')) {
       state ??= this.stateFor(credential, o.accountId);
       if (state.exhaustedWindow !== o.rateLimitWindow) {
         state.exhaustedWindow = o.rateLimitWindow;
@@ -191,7 +207,7 @@ export class FindingRules {
         });
       }
     }
-    if (o.status === 400 && o.errorCode === 'idempotency_key_reused') {
+    if (o.status === 400 && o.errorCode === 'idempotency_key_reused' && !off.has('idempotency-key-reused')) {
       raised.push({
         ...base,
         rule: 'idempotency-key-reused',
@@ -201,8 +217,8 @@ export class FindingRules {
           `Spec §7.3: a key names one write; make a new key for a new payload.`,
       });
     }
-    if (o.deprecation && o.operationId !== null) this.deprecatedCalled(o, base, raised);
-    if (o.job) {
+    if (o.deprecation && o.operationId !== null && !off.has('deprecated-operation-called')) this.deprecatedCalled(o, base, raised);
+    if (o.job && !off.has('job-polled-too-often')) {
       state ??= UNFINISHED_JOB.has(o.job.status) ? this.stateFor(credential, o.accountId) : undefined;
       if (state) this.jobRead(o, o.job, state, base, raised);
     }
@@ -211,9 +227,15 @@ export class FindingRules {
   }
 
   /** The same request sent again after a failure (`run` holds the failures so far). */
-  private retried(o: RequestObservation, run: Run, base: Omit<RaisedFinding, 'rule' | 'request_ids' | 'message'>, raised: RaisedFinding[]) {
+  private retried(
+    o: RequestObservation,
+    run: Run,
+    base: Omit<RaisedFinding, 'rule' | 'request_ids' | 'message'>,
+    raised: RaisedFinding[],
+    off: ReadonlySet<RuleName>,
+  ) {
     const first = run.lastFailures[0];
-    if (!run.backoffReported && run.failures >= THRESHOLDS.failuresBeforeBackoffCheck && first) {
+    if (!run.backoffReported && run.failures >= THRESHOLDS.failuresBeforeBackoffCheck && first && !off.has('retry-without-backoff')) {
       const waited = elapsedMs(first, o.arrived);
       if (waited < THRESHOLDS.backoffWindowMs) {
         run.backoffReported = true;
@@ -227,7 +249,7 @@ export class FindingRules {
         });
       }
     }
-    if (!run.writeReported && o.method === 'POST' && o.idempotencyKey === undefined) {
+    if (!run.writeReported && o.method === 'POST' && o.idempotencyKey === undefined && !off.has('write-retried-without-idempotency-key')) {
       run.writeReported = true;
       const twice = run.tookEffect
         ? ` The first attempt (${run.tookEffect}) had taken effect before its answer was lost, so this retry made the change twice.`
@@ -293,9 +315,9 @@ export class FindingRules {
   }
 
   /** The findings an ended delivery completes. */
-  delivery(d: DeliveryObservation): RaisedFinding[] {
+  delivery(d: DeliveryObservation, off: ReadonlySet<RuleName> = NO_RULE_OFF): RaisedFinding[] {
     const base = { account_id: d.accountId, api_key_id: null, operation_id: null, request_ids: [], delivery_ids: [d.deliveryId], at: d.at };
-    if (d.status === 'succeeded' && d.wrongSecret) {
+    if (d.status === 'succeeded' && d.wrongSecret && !off.has('webhook-signature-not-verified')) {
       return [
         {
           ...base,
@@ -306,7 +328,7 @@ export class FindingRules {
         },
       ];
     }
-    if (d.status === 'failed') {
+    if (d.status === 'failed' && !off.has('webhook-delivery-failed')) {
       return [
         {
           ...base,
@@ -325,6 +347,16 @@ export class FindingRules {
     const state = new CredentialState(accountId);
     this.states.set(credential, state);
     return state;
+  }
+
+  /** An account's rules changed: what only the rules now off would read goes (the rest stays pending). */
+  rulesChanged(accountId: string, off: ReadonlySet<RuleName>): void {
+    for (const [credential, state] of this.states) {
+      if (state.accountId !== accountId) continue;
+      state.prune(off);
+      if (state.empty) this.states.delete(credential);
+    }
+    if (off.has('deprecated-operation-called')) this.deprecated.delete(accountId);
   }
 
   /** Everything kept about an account (reset, delete): its keys' states and its deprecation memory. */

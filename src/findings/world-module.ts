@@ -10,6 +10,9 @@ import type { RequestJournal } from '../protocol/request-journal.js';
 import type { EndedDelivery } from '../webhooks/ended-delivery.js';
 import type { Finding } from './finding.js';
 import { Findings } from './findings.js';
+import { ConfigError } from '../errors/config-error.js';
+import { RuleSwitches, unknownRules, type RuleSetting } from './rule-switches.js';
+import { RULE_NAMES, type RuleName } from './finding.js';
 import type { Instant, RequestObservation } from './observation.js';
 
 /** What a finished /v1 request reads of the exchange (src/sandbox/world-module.ts `RequestExchange`). */
@@ -43,12 +46,24 @@ export interface FindingsExchange {
 }
 
 export interface FindingsWorld {
-  readonly options: { readonly findingsBudget: number };
+  readonly options: {
+    readonly findingsBudget: number;
+    /** The sandbox's defaults (`--findings-rules`): every rule on unless turned off here. */
+    readonly findingsRules?: Readonly<Record<string, RuleSetting>>;
+  };
   readonly journal: Pick<RequestJournal, 'noteFindings'>;
   timeOf(accountId: string): { readonly clock: { now(): number } };
 }
 
 const RETRY_AFTER_SECONDS = /^\d+$/;
+
+/** The sandbox's defaults, once every name is known to be a rule (a ConfigError at start-up otherwise). */
+function knownRules(settings: Readonly<Record<string, RuleSetting>>): Partial<Record<RuleName, RuleSetting>> {
+  const [unknown] = unknownRules(settings);
+  if (unknown !== undefined)
+    throw new ConfigError('findings-rules', `no rule ${JSON.stringify(unknown)}; the rules are ${RULE_NAMES.join(', ')}`);
+  return settings;
+}
 
 function observation(exchange: FindingsExchange, body: unknown): RequestObservation {
   const { retryAfter, deprecation, sunset } = exchange.headers;
@@ -87,6 +102,13 @@ export interface FindingsInstance {
   /** Undefined when findings are off (`findingsBudget: 0`). */
   readonly findings: Findings | undefined;
   /**
+   * Which rules judge each account: kept by account reset (a setting of the account, like its webhook
+   * endpoints), dropped by its deletion and by a sandbox reset (a new world starts from the defaults).
+   */
+  readonly switches: RuleSwitches;
+  /** Sets some rules of an account on or off (the others keep their setting). */
+  setRules(accountId: string, changes: Readonly<Partial<Record<RuleName, RuleSetting>>>): void;
+  /**
    * Resolves once the requests answered before their body arrived have been judged, or after
    * `boundMs` (real time: a client that never finishes its body cannot stall a listing).
    */
@@ -102,8 +124,18 @@ export interface FindingsInstance {
 export const findingsModule = {
   name: 'findings',
   create(world: FindingsWorld): FindingsInstance {
-    if (world.options.findingsBudget <= 0) return { findings: undefined, settled: () => Promise.resolve(), reportFindings: () => [] };
-    const findings = new Findings({ bytesPerAccount: world.options.findingsBudget });
+    const switches = new RuleSwitches(knownRules(world.options.findingsRules ?? {}));
+    if (world.options.findingsBudget <= 0) {
+      return {
+        findings: undefined,
+        switches,
+        setRules: (accountId, changes) => void switches.set(accountId, changes),
+        accountDeleted: (accountId) => switches.forget(accountId),
+        settled: () => Promise.resolve(),
+        reportFindings: () => [],
+      };
+    }
+    const findings = new Findings({ bytesPerAccount: world.options.findingsBudget, switches });
     const judging = new Set<Promise<void>>();
     const judge = (exchange: FindingsExchange, body: unknown) => {
       // Reset or deleted while it ran, or while its body arrived: nothing of it is kept (contract §5.1).
@@ -123,6 +155,8 @@ export const findingsModule = {
     const forget = (accountId: string) => findings.forget(accountId);
     return {
       findings,
+      switches,
+      setRules: (accountId, changes) => findings.setRules(accountId, changes),
       reportFindings: () => findings.all(),
       async settled(boundMs) {
         if (judging.size === 0) return;
@@ -132,7 +166,10 @@ export const findingsModule = {
         clearTimeout(timer);
       },
       accountReset: forget,
-      accountDeleted: forget,
+      accountDeleted: (accountId) => {
+        forget(accountId);
+        switches.forget(accountId);
+      },
       requestFinished(exchange) {
         if (exchange.accountForgotten) return;
         const plain =

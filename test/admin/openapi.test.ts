@@ -234,6 +234,8 @@ describe('contract §5.4: the answers the document describes are those the route
     const findings = await call('GET /findings', '/findings?limit=5');
     expect(findings.data).toHaveLength(1);
     await call('DELETE /findings', '/findings');
+    await call('GET /accounts/{id}/findings/rules', `/accounts/${id}/findings/rules`);
+    await call('POST /accounts/{id}/findings/rules', `/accounts/${id}/findings/rules`, { rules: { 'retry-after-ignored': 'off' } });
     // Port 9 (discard) refuses at once: the delivery fails its first attempt without waiting.
     const endpoint = await call('POST /webhook_endpoints', '/webhook_endpoints', { account_id: id, url: 'http://127.0.0.1:9/hook' });
     await call('GET /webhook_endpoints', `/webhook_endpoints?account_id=${id}`);

@@ -44,9 +44,13 @@ async function clientRequests(): Promise<{ sent: string[]; named: string[] }> {
         await callAll(answer, 'tenant.');
         await callAll((answer as { clock: Record<string, unknown> }).clock, 'tenant.clock.');
       }
-      if (answer && typeof answer === 'object' && typeof (answer as { advance?: unknown }).advance === 'function') {
+      // An account's clock or finding rules: an object of methods.
+      const methods = answer && typeof answer === 'object' ? Object.values(answer) : [];
+      if (methods.length > 0 && methods.every((value) => typeof value === 'function')) {
         await callAll(answer as Record<string, unknown>, `${prefix}${name}(id).`);
       }
+      // A method with methods of its own (`tenant.findings.rules`).
+      if (Object.keys(member).length > 0) await callAll(member as unknown as Record<string, unknown>, `${prefix}${name}.`);
     }
   };
   const proto = Object.getPrototypeOf(admin) as Record<string, unknown>;
