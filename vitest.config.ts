@@ -61,6 +61,8 @@ export default defineConfig({
       },
       // How a client project uses the sandbox from a vitest globalSetup (README "Scenarios").
       'test/examples/vitest.config.ts',
+      // A client project using findings in vitest and in the dashboard (docs/findings.md), as written outside this repository.
+      'examples/findings/vitest.config.js',
     ],
   },
 });
