@@ -113,7 +113,6 @@ const region = (page: Page, name: string) => page.getByRole('region', { name });
  */
 const served = new Map<string, string>();
 const STAND_INS: Array<[RegExp, (url: URL) => unknown]> = [
-  [/^\/__admin\/findings$/, () => ({ object: 'list', data: [], has_more: false })],
   [
     /^\/__admin\/coverage$/,
     (url) => ({
@@ -502,60 +501,43 @@ describe('the dashboard in a browser (contract §4.4)', () => {
 
 describe('findings, coverage and downloads in the dashboard (contract §5.1–§5.3)', () => {
   it('contract §5.1: a finding opens its requests and shows them in Requests, where the entry that raised it is marked', async () => {
-    const get = async (path: string) =>
-      (await fetch(`${mock.apiUrl}${path}`, { headers: { Authorization: `Bearer ${KEYS.free}` } })).headers.get('request-id')!;
-    const first = await get('/status');
+    const get = async (path: string, headers: Record<string, string> = {}) =>
+      (await fetch(`${mock.apiUrl}${path}`, { headers: { Authorization: `Bearer ${KEYS.free}`, ...headers } })).headers.get('request-id')!;
+    // A real finding, raised by the sandbox: a request sent right after a 429 asking to wait 30 s.
+    const first = await get('/status', { Prefer: 'scenario=rate-limited; retry_after=30' });
     const second = await get('/status');
     const other = await get('/status');
-    const finding = {
-      id: 'fnd_000000000001',
-      object: 'finding',
-      rule: 'retry-after-ignored',
-      severity: 'error',
-      section: 'spec §8',
-      message: 'Retry-After asked 30 s; the next request came 0 s later. Wait the seconds Retry-After gives.',
-      account_id: ACCOUNTS.free,
-      api_key_id: 'key_free_default',
-      operation_id: null,
-      request_ids: [first, second],
-      delivery_ids: [],
-      created_at: FROZEN_AT,
-    };
+    const [finding] = (await mock.admin.findings.list({ account_id: ACCOUNTS.free, rule: 'retry-after-ignored', limit: 1 })).data;
+    expect(finding?.request_ids).toEqual([first, second]);
     const page = await context.newPage();
     const watched = watch(page);
-    // The test's own finding (the shape of GET /__admin/findings), and the journal's entries of its
-    // requests carrying its id in `finding_ids` as contract §5.1 says: answered by the test until the
-    // sandbox raises findings on this branch; the rest of the journal is the sandbox's own.
-    await page.route('**/__admin/findings?*', (route) => route.fulfill({ json: { object: 'list', data: [finding], has_more: false } }));
-    await page.route('**/__admin/requests?*', async (route) => {
-      const response = await route.fetch();
-      const page_ = (await response.json()) as { data: Array<{ request_id: string; finding_ids?: string[] }> };
-      for (const entry of page_.data) entry.finding_ids = finding.request_ids.includes(entry.request_id) ? [finding.id] : [];
-      await route.fulfill({ response, json: page_ });
-    });
     await page.goto(`${mock.url}/__admin/ui`);
     const requests = region(page, 'Requests');
     await requests.locator(`[data-request-id="${other}"]`).waitFor({ timeout: WAIT_MS });
-    // The entries that raised it are marked; the other one is not.
-    await requests.locator(`[data-request-id="${first}"]`).getByRole('img', { name: 'raised a finding' }).waitFor({ timeout: WAIT_MS });
-    expect(await requests.locator(`[data-request-id="${other}"]`).getByRole('img', { name: 'raised a finding' }).count()).toBe(0);
+    // The entry of the request that completed it lists it in `finding_ids` and is marked; the 429 before it and the request after are not.
+    await requests.locator(`[data-request-id="${second}"]`).getByRole('img', { name: 'raised a finding' }).waitFor({ timeout: WAIT_MS });
+    for (const unmarked of [first, other]) {
+      expect(await requests.locator(`[data-request-id="${unmarked}"]`).getByRole('img', { name: 'raised a finding' }).count()).toBe(0);
+    }
 
     const findings = region(page, 'Findings');
-    const item = findings.getByRole('listitem').filter({ hasText: 'retry-after-ignored' });
+    const item = findings.getByRole('listitem').filter({ hasText: finding!.message });
     await item.getByText('error', { exact: true }).waitFor({ timeout: WAIT_MS });
     await item.getByText('retry-after-ignored', { exact: true }).click();
     await item.getByText('Section').waitFor({ timeout: WAIT_MS });
     await findings.screenshot({ path: path.join(SCREENSHOTS, 'findings.png') });
-    await item.getByRole('button', { name: `Show requests of ${finding.id}` }).click();
+    await item.getByRole('button', { name: `Show requests of ${finding!.id}` }).click();
     // Only its two requests are shown, and the way back to the whole journal.
     await eventually(async () => (await requests.locator('li.entry:not([hidden])').count()) === 2, "only the finding's two requests shown");
     const shown = await requests
       .locator('li.entry:not([hidden])')
       .evaluateAll((items) => items.map((li) => li.getAttribute('data-request-id')));
     expect(shown.sort()).toEqual([first, second].sort());
-    await requests.getByText(`Only the requests of ${finding.id}`).waitFor({ timeout: WAIT_MS });
+    await requests.getByText(`Only the requests of ${finding!.id}`).waitFor({ timeout: WAIT_MS });
     await requests.getByRole('button', { name: 'Show all requests' }).click();
     await requests.locator(`li.entry[data-request-id="${other}"]:not([hidden])`).waitFor({ timeout: WAIT_MS });
+    // The bar that said so goes with it (a class setting `display` once kept it on screen).
+    await requests.getByText(`Only the requests of ${finding!.id}`).waitFor({ state: 'hidden', timeout: WAIT_MS });
     await page.close();
     expect(unexpectedErrors(watched, 0)).toEqual([]);
   });
