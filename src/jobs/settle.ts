@@ -58,6 +58,9 @@ export function trackNewJob(store: AccountStore, job: JobRecord): void {
 /** Brings one job up to the clock; charges it if it is seen completed for the first time. */
 export function settleJob(store: AccountStore, job: JobRecord, { now }: SettleContext): void {
   if (isTerminal(job.status)) return;
+  // Built (from the collection) before the job changes: built after, it would miss this job and
+  // free its hold a second time.
+  const ledger = ledgerOf(store);
   const state = deriveJobState(job.timeline, now);
   job.status = state.status;
   job.progress = state.progress;
@@ -69,7 +72,6 @@ export function settleJob(store: AccountStore, job: JobRecord, { now }: SettleCo
     job.error_code = job.timeline.error_code;
   }
   if (isTerminal(state.status)) {
-    const ledger = ledgerOf(store);
     ledger.byEnd.delete(job);
     ledger.held -= job.credits_hold;
   }

@@ -33,8 +33,8 @@ function crawlInFlight(app: MockApp, accountId: string, maxPages: number, url = 
   const services = world.timeOf(accountId).services;
   const watched: JobRecord[] = [];
   const events = {
-    emit(_type: EventType, _object: unknown) {
-      throw new Error('a crawl emits no event of its own');
+    emit(type: EventType) {
+      throw new Error(`a crawl emits no ${type} of its own`);
     },
     watchJob: (job: JobRecord) => watched.push(job),
   };
