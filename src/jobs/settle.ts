@@ -9,9 +9,10 @@
  * finished, nor charge it twice).
  *
  * Each account keeps one ledger of its unfinished jobs, ordered by when they end, and the credits
- * they hold (src/jobs/ledger.ts; the webhook hub reads the same ledger for the jobs it announces). Settling a job is O(1): its cost was fixed at creation and its result is built only when the
- * job is read (rendering pages here once made one request settle for seconds). Polling one
- * job costs O(1) and a credit check O(due · log n), however many jobs are live.
+ * they hold (src/jobs/ledger.ts; the webhook hub reads the same ledger for the jobs it announces).
+ * Settling a job is O(log n): its cost was fixed at creation and its result is built only when the
+ * job is read (rendering pages here once made one request settle for seconds). Polling one job
+ * costs O(log n) and a credit check O(due · log n), however many jobs are live.
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import type { JobRecord } from '../store/records.js';
