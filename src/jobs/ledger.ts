@@ -90,6 +90,9 @@ export class JobLedger implements WatchedJobs {
     const key = this.keys.get(job);
     // Settled before its answer was published: ended already, announced in its place all the same.
     const state = (key ? key[0] === ENDED : isTerminal(job.status)) ? ENDED : WATCHED;
+    // Unfinished and never tracked (stored after the ledger was built, by a path other than
+    // createJob): it holds its credits like any other until a settle sees it end.
+    if (!key && state === WATCHED) this.held += job.credits_hold;
     // Watched again (it never is, but as the hub's own index did): last among its tie.
     this.put(job, [state, job.timeline.ends_at_ms, this.order++]);
   }

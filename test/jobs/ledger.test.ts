@@ -90,6 +90,17 @@ describe('the ledger of unfinished jobs', () => {
     expect(ledger.track(a)).toBe(false);
     expect(ledger.held).toBe(7);
   });
+
+  it('an unfinished job watched without having been tracked holds its credits until it ends', () => {
+    const ledger = new JobLedger();
+    const a = job('a', 10, 7);
+    ledger.watch(a);
+    expect(ledger.held).toBe(7);
+    expect(ids(ledger.unfinishedBy(10))).toEqual(['a']);
+    settleEnded(ledger, a);
+    expect(ledger.held).toBe(0);
+    expect(ids(ledger.dueBy(10))).toEqual(['a']);
+  });
 });
 
 /** The two ledgers the one replaced, as they were: the settle ledger and the hub's watched jobs. */
