@@ -64,13 +64,14 @@ export class JobLedger implements WatchedJobs {
 
   /**
    * A settle saw the job end: it holds nothing any more; the hub still announces it if it watches it.
-   * Settles see each job end once (src/jobs/settle.ts), so its hold is freed once, whether the ledger
-   * held the job or not.
+   * Settles see each job end once (src/jobs/settle.ts); the hold freed is the one counted, so `held`
+   * is always the sum of the open and watched jobs' holds.
    */
   ended(job: JobRecord): void {
     const key = this.keys.get(job);
-    if (key?.[0] === WATCHED) this.put(job, [ENDED, key[1], key[2]]);
-    else if (key) this.remove(job);
+    if (!key || key[0] === ENDED) return;
+    if (key[0] === WATCHED) this.put(job, [ENDED, key[1], key[2]]);
+    else this.remove(job);
     this.held -= job.credits_hold;
   }
 

@@ -83,12 +83,17 @@ describe('the ledger of unfinished jobs', () => {
     expect(ledger.held).toBe(0);
   });
 
-  it('a job is tracked once: its hold is counted once', () => {
+  it('a job is tracked once: its hold is counted once, and freed once', () => {
     const ledger = new JobLedger();
     const a = job('a', 10, 7);
     expect(ledger.track(a)).toBe(true);
     expect(ledger.track(a)).toBe(false);
     expect(ledger.held).toBe(7);
+    settleEnded(ledger, a);
+    settleEnded(ledger, a);
+    // A job the ledger never counted frees nothing.
+    settleEnded(ledger, job('b', 10, 3));
+    expect(ledger.held).toBe(0);
   });
 
   it('an unfinished job watched without having been tracked holds its credits until it ends', () => {
@@ -173,6 +178,7 @@ describe('the one ledger answers what the two ledgers answered', () => {
             expect(ids(one.dueBy(s.at))).toEqual(ids(two.hub.upTo(s.at)));
           }
           expect(one.held).toBe(two.held);
+          expect(one.held).toBe(one.unfinished().reduce((sum, record) => sum + record.credits_hold, 0));
           expect(sorted(one.unfinished())).toEqual(sorted(two.settle.all()));
           expect(one.firstDueAt()).toBe(two.hub.firstAt());
           expect(ids(one.dueBy(Number.POSITIVE_INFINITY))).toEqual(ids(two.hub.all()));
