@@ -1,7 +1,8 @@
 /**
  * One account's webhook work: its deliveries due by their next attempt, the jobs it watches by their
- * end (in the account's one ledger of jobs, src/jobs/ledger.ts), and the clock calls waiting for them. Replaced on account reset, so a drain or an attempt in
- * flight can tell its account is stale (the hub's and the scheduler's shared record of an account).
+ * end (in the account's one ledger of jobs, src/jobs/ledger.ts), and the clock calls waiting for
+ * them. Replaced on account reset, so a drain or an attempt in flight can tell its account is stale
+ * (the hub's and the scheduler's shared record of an account).
  */
 import type { WatchedJobs } from '../jobs/ledger.js';
 import type { JobRecord } from '../store/records.js';
@@ -51,8 +52,8 @@ export class AccountQueue {
   readonly due = new OrderedIndex<Delivery>();
   /**
    * The jobs it watches, by their end (their event is due then), until announced: the account's
-   * ledger of jobs, subscribed to at the first job watched (nothing of it is built for the hub before).
-   * The queue and the account's store are replaced together by a reset, so it is the current store's.
+   * ledger of jobs, subscribed to at the first job watched; the hub keeps no index of jobs of its own.
+   * A reset replaces the queue and the account's store together, so it is the current store's.
    */
   jobs: WatchedJobs | undefined;
   /** What caused each watched job (its creating request), for its events' origin. */

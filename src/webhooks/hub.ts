@@ -269,7 +269,7 @@ export class WebhookHub {
   }
 
   /**
-   * A job reached its end on the account's clock: settled as a read would (O(1), src/jobs/settle.ts),
+   * A job reached its end on the account's clock: settled as a read would (src/jobs/settle.ts),
    * then its event, built only when an endpoint of the account takes its type (the job's view
    * renders its pages: nothing is built that nobody subscribed to), a page per step.
    */
