@@ -8,56 +8,35 @@
  * job is never touched again (so setting the clock back does not un-finish a job that has been seen
  * finished, nor charge it twice).
  *
- * Each account keeps a ledger of its unfinished jobs, ordered by when they end, and the credits they
- * hold. Settling a job is O(1): its cost was fixed at creation and its result is built only when the
- * job is read (rendering pages here once made one request settle for seconds). Polling one
- * job costs O(1) and a credit check O(due · log n), however many jobs are live.
+ * Each account keeps one ledger of its unfinished jobs, ordered by when they end, and the credits
+ * they hold (src/jobs/ledger.ts; the webhook hub reads the same ledger for the jobs it announces).
+ * Settling a job is O(log n): its cost was fixed at creation and its result is built only when the
+ * job is read (rendering pages here once made one request settle for seconds). Polling one job
+ * costs O(log n) and a credit check O(due · log n), however many jobs are live.
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
-import { OrderedIndex } from '../store/ordered-index.js';
 import type { JobRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { deriveJobState, isTerminal } from './derive.js';
+import { jobLedger } from './ledger.js';
 
 export interface SettleContext {
   /** Virtual ms. */
   now: number;
 }
 
-interface Ledger {
-  /** Unfinished jobs by the instant their timeline ends. */
-  byEnd: OrderedIndex<JobRecord>;
-  /** Credits held by unfinished jobs. */
-  held: number;
-}
-
-// Keyed by the account store: reset builds new stores, so the ledgers go with them.
-const ledgers = new WeakMap<AccountStore, Ledger>();
-
-function ledgerOf(store: AccountStore): Ledger {
-  let ledger = ledgers.get(store);
-  if (!ledger) {
-    // Built from the collection the first time, so jobs inserted by any path are tracked.
-    ledger = { byEnd: new OrderedIndex<JobRecord>(), held: 0 };
-    for (const job of store.collection('jobs').filter((record) => !isTerminal(record.status))) track(ledger, job);
-    ledgers.set(store, ledger);
-  }
-  return ledger;
-}
-
-function track(ledger: Ledger, job: JobRecord): void {
-  // A ledger built from the collection may already hold the job just inserted: count it once.
-  if (ledger.byEnd.add(job.timeline.ends_at_ms, job)) ledger.held += job.credits_hold;
-}
-
 /** Registers a newly created job (called by createJob right after the insert). */
 export function trackNewJob(store: AccountStore, job: JobRecord): void {
-  track(ledgerOf(store), job);
+  // A ledger built from the collection may already hold the job just inserted: counted once.
+  jobLedger(store).track(job);
 }
 
 /** Brings one job up to the clock; charges it if it is seen completed for the first time. */
 export function settleJob(store: AccountStore, job: JobRecord, { now }: SettleContext): void {
   if (isTerminal(job.status)) return;
+  // Built (from the collection) before the job changes: built after, it would miss this job and
+  // free its hold a second time.
+  const ledger = jobLedger(store);
   const state = deriveJobState(job.timeline, now);
   job.status = state.status;
   job.progress = state.progress;
@@ -68,22 +47,18 @@ export function settleJob(store: AccountStore, job: JobRecord, { now }: SettleCo
     job.error = job.timeline.error;
     job.error_code = job.timeline.error_code;
   }
-  if (isTerminal(state.status)) {
-    const ledger = ledgerOf(store);
-    ledger.byEnd.delete(job);
-    ledger.held -= job.credits_hold;
-  }
+  if (isTerminal(state.status)) ledger.ended(job);
   if (state.status === 'completed') charge(store, job);
 }
 
 /** Settles the jobs that have ended by now: what credit checks need. */
 export function settleDueJobs(store: AccountStore, context: SettleContext): void {
-  for (const job of ledgerOf(store).byEnd.upTo(context.now)) settleJob(store, job, context);
+  for (const job of jobLedger(store).unfinishedBy(context.now)) settleJob(store, job, context);
 }
 
 /** Settles every unfinished job (their progress too): for views of the whole account. */
 export function settleJobs(store: AccountStore, context: SettleContext): void {
-  for (const job of ledgerOf(store).byEnd.all()) settleJob(store, job, context);
+  for (const job of jobLedger(store).unfinished()) settleJob(store, job, context);
 }
 
 /** The one place credits are charged: once per job, when it is first seen completed. */
@@ -98,5 +73,5 @@ function charge(store: AccountStore, job: JobRecord): void {
  * `settleDueJobs`, so jobs that have ended no longer hold anything.
  */
 export function availableCredits(store: AccountStore): number {
-  return store.account.credits.balance - ledgerOf(store).held;
+  return store.account.credits.balance - jobLedger(store).held;
 }

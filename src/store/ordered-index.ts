@@ -1,7 +1,7 @@
 /**
  * Records ordered by a numeric key (ties by insertion), for "everything due by t" queries in
- * O(log n + k) and the earliest key in O(log n). Backs the ledger of unfinished jobs and the webhook
- * queues (deliveries by next attempt, watched jobs by end), whose timer arms itself at `firstAt()`.
+ * O(log n + k) and the earliest key in O(log n). Backs the webhook queues (deliveries by next
+ * attempt) and the accounts due per clock, whose timer arms itself at `firstAt()`.
  */
 import { BTree } from './btree.js';
 

@@ -1,8 +1,10 @@
 /**
  * One account's webhook work: its deliveries due by their next attempt, the jobs it watches by their
- * end, and the clock calls waiting for them. Replaced on account reset, so a drain or an attempt in
- * flight can tell its account is stale (the hub's and the scheduler's shared record of an account).
+ * end (in the account's one ledger of jobs, src/jobs/ledger.ts), and the clock calls waiting for
+ * them. Replaced on account reset, so a drain or an attempt in flight can tell its account is stale
+ * (the hub's and the scheduler's shared record of an account).
  */
+import type { WatchedJobs } from '../jobs/ledger.js';
 import type { JobRecord } from '../store/records.js';
 import { OrderedIndex } from '../store/ordered-index.js';
 import type { LoggedPayload } from './delivery-log.js';
@@ -48,8 +50,12 @@ export interface Waiter {
 
 export class AccountQueue {
   readonly due = new OrderedIndex<Delivery>();
-  /** Unfinished jobs by their end: their event is due then. */
-  readonly jobs = new OrderedIndex<JobRecord>();
+  /**
+   * The jobs it watches, by their end (their event is due then), until announced: the account's
+   * ledger of jobs, subscribed to at the first job watched; the hub keeps no index of jobs of its own.
+   * A reset replaces the queue and the account's store together, so it is the current store's.
+   */
+  jobs: WatchedJobs | undefined;
   /** What caused each watched job (its creating request), for its events' origin. */
   readonly jobOrigins = new WeakMap<JobRecord, EventCause>();
   /** When each watched job was watched (the hub's stamp): its events count as caused then. */
@@ -63,13 +69,13 @@ export class AccountQueue {
 
   firstDueAt(): number | undefined {
     const a = this.due.firstAt();
-    const b = this.jobs.firstAt();
+    const b = this.jobs?.firstDueAt();
     return a === undefined ? b : b === undefined ? a : Math.min(a, b);
   }
 
   /** Whether work `waiter` waits for is left: watched jobs and deliveries due by its instant, caused up to its stamp. */
   hasWorkFor({ until, stamp }: Omit<Waiter, 'resolve'>): boolean {
-    for (const job of this.jobs.upTo(until)) if ((this.jobStamps.get(job) ?? NO_STAMP) <= stamp) return true;
+    for (const job of this.jobs?.dueBy(until) ?? []) if ((this.jobStamps.get(job) ?? NO_STAMP) <= stamp) return true;
     for (const delivery of this.due.upTo(until)) if (delivery.stamp <= stamp) return true;
     return false;
   }

@@ -18,6 +18,7 @@
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_DELIVERY_LOG_BUDGET, DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET, DEFAULT_WEBHOOK_RESPONSE_LIMIT } from '../config/options.js';
 import type { EventType, SampleContext } from '../operations/event-types.js';
+import { watchedJobs } from '../jobs/ledger.js';
 import { IdGenerator } from '../random.js';
 import type { JobRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
@@ -178,7 +179,8 @@ export class WebhookHub {
     const queue = this.queueOf(account.id);
     const stamp = ++this.stamp;
     for (const job of recorded.jobs) {
-      queue.jobs.put(job.timeline.ends_at_ms, job);
+      // The account's one ledger of jobs (src/jobs/ledger.ts): due at its end, after those watched before it.
+      (queue.jobs ??= watchedJobs(account)).watch(job);
       queue.jobOrigins.set(job, recorded.origin);
       queue.jobStamps.set(job, stamp);
     }
@@ -267,12 +269,12 @@ export class WebhookHub {
   }
 
   /**
-   * A job reached its end on the account's clock: settled as a read would (O(1), src/jobs/settle.ts),
+   * A job reached its end on the account's clock: settled as a read would (src/jobs/settle.ts),
    * then its event, built only when an endpoint of the account takes its type (the job's view
    * renders its pages: nothing is built that nobody subscribed to), a page per step.
    */
   private *jobEnded(queue: AccountQueue, job: JobRecord): Generator<void, void, void> {
-    queue.jobs.delete(job);
+    queue.jobs?.announced(job);
     const account = this.deps.account(queue.id);
     if (!account || account.collection('jobs').get(job.id) !== job) return;
     this.deps.settleJob(account, job);
@@ -331,7 +333,7 @@ export class WebhookHub {
     const current = () => this.isCurrent(queue);
     while (current()) {
       const now = this.deps.clockOf(queue.id).now();
-      const ended = queue.jobs.upTo(now);
+      const ended = queue.jobs?.dueBy(now) ?? [];
       if (ended.length > 0) await this.slices.steps(this.endJobs(queue, ended), current);
       if (!current()) return;
       let due = queue.due.upTo(now);

@@ -1,0 +1,326 @@
+/**
+ * Contract §4.3: a job's event is raised when its account's clock reaches the job's end, once the
+ * answer of the request that created it has been published; jobs ending at the same instant are
+ * announced in the order their answers were published (not the order they were created), and a job
+ * settled by a read before its answer was published is still announced. This records the whole
+ * race-y sequence (event ids, their order, deliveries, job views, credits, clocks until idle) as one
+ * transcript: the same seed and the same steps give the same bytes.
+ *
+ * The crawl requests are played in process (the real handler, its request's job factory, and the
+ * publish its answer would make), so the test decides when each answer is published.
+ */
+import { describe, expect, it } from 'vitest';
+import type { MockApp } from '../../src/app.js';
+import { jobFactory } from '../../src/jobs/create.js';
+import type { EventType } from '../../src/operations/event-types.js';
+import { crawlSite } from '../../src/resources/web/operations.js';
+import type { JobRecord } from '../../src/store/records.js';
+import { ACCOUNTS, bearer, client, KEYS, makeApp } from '../support/harness.js';
+import { useReceivers } from './support.js';
+
+const receiver = useReceivers();
+
+/** A crawl whose answer has not been published yet: `publish()` does what closing its response would. */
+interface InFlight {
+  id: string;
+  publish(): void;
+}
+
+function crawlInFlight(app: MockApp, accountId: string, maxPages: number, url = 'https://example.com/'): InFlight {
+  const { world } = app.sandbox;
+  const store = world.store.forAccount(accountId)!;
+  const apiKey = store.collection('api_keys').values()[0]!;
+  const services = world.timeOf(accountId).services;
+  const watched: JobRecord[] = [];
+  const events = {
+    emit(type: EventType) {
+      throw new Error(`a crawl emits no ${type} of its own`);
+    },
+    watchJob: (job: JobRecord) => watched.push(job),
+  };
+  const result = crawlSite.handler({
+    store,
+    apiKey,
+    body: { url, max_pages: maxPages, max_depth: 2 },
+    query: {},
+    params: {},
+    sandbox: services,
+    path: '/v1/web/crawl',
+    jobs: jobFactory(services),
+    events,
+  }) as { body: { id: string } };
+  return {
+    id: result.body.id,
+    publish: () => world.webhooks.publish(store, { events: [], jobs: watched, origin: { apiKeyId: apiKey.id, operationId: 'crawlSite' } }),
+  };
+}
+
+describe('contract §4.3: job events in end order, then publish order', () => {
+  it('§4.3: equal ends, reads before the answer, a clock advance and a reset give the same events in the same order', async () => {
+    const hooks = await receiver();
+    const app = makeApp();
+    const api = client(app);
+    const transcript: unknown[] = [];
+    const note = (label: string, value: unknown) => transcript.push([label, value]);
+    expect((await api.post('/__admin/webhook_endpoints').send({ account_id: ACCOUNTS.paid, url: hooks.url })).status).toBe(201);
+
+    const deliveries = async () =>
+      ((await api.get('/__admin/webhook_deliveries').query({ account_id: ACCOUNTS.paid })).body.data as any[])
+        .map((d) => [d.id, d.event.id, d.event.type, d.event.created_at, d.event.data.object.id, d.status])
+        .reverse();
+    const credits = async () => (await api.get(`/__admin/accounts/${ACCOUNTS.paid}`)).body.state.credits;
+    const read = async (id: string) => {
+      const job = (await api.get(`/v1/jobs/${id}`).set(bearer(KEYS.paid))).body;
+      return [job.id, job.status, job.progress, job.credits_used, job.completed_at];
+    };
+
+    // Created A, B, D (equal ends), then C (later end); answers published B, C first.
+    const a = crawlInFlight(app, ACCOUNTS.paid, 4);
+    const b = crawlInFlight(app, ACCOUNTS.paid, 4);
+    const d = crawlInFlight(app, ACCOUNTS.paid, 4);
+    const c = crawlInFlight(app, ACCOUNTS.paid, 9);
+    b.publish();
+    c.publish();
+    note('created', [a.id, b.id, d.id, c.id]);
+
+    // To the equal end: only B is announced (A and D are still in flight).
+    note('advance', (await api.post('/__admin/clock/advance').send({ seconds: 2 })).body);
+    note('deliveries after the equal end', await deliveries());
+
+    // D is read (settled and charged) before its answer; a crawl's credit check settles A.
+    note('read D', await read(d.id));
+    const e = crawlInFlight(app, ACCOUNTS.paid, 2);
+    note('credits before the answers', await credits());
+    // Answers D, then A, then E: D and A tie at their end, announced in publish order.
+    d.publish();
+    a.publish();
+    e.publish();
+    note('advance 0', (await api.post('/__admin/clock/advance').send({ seconds: 0 })).body);
+    note('deliveries after the late answers', await deliveries());
+
+    // Two more equal ends; one answer before the reset, one after it (dropped with the old state).
+    const f = crawlInFlight(app, ACCOUNTS.paid, 3);
+    const g = crawlInFlight(app, ACCOUNTS.paid, 3);
+    f.publish();
+    note('until idle', (await api.post('/__admin/clock/advance').send({ until: 'idle' })).body);
+
+    // Equal ends again, all answered: the clock passes their end with no clock call (as a running
+    // clock does between timer ticks), and a read settles the middle one before the hub announces it.
+    const x = crawlInFlight(app, ACCOUNTS.paid, 2);
+    const y = crawlInFlight(app, ACCOUNTS.paid, 2);
+    const z = crawlInFlight(app, ACCOUNTS.paid, 2);
+    z.publish();
+    x.publish();
+    y.publish();
+    await api.post('/__admin/clock/advance').send({ seconds: 0 });
+    app.sandbox.world.clock.advance(3);
+    note('read X before its event', await read(x.id));
+    note('next due', app.sandbox.world.webhooks.nextDueOf(ACCOUNTS.paid));
+    note('advance 0 after the read', (await api.post('/__admin/clock/advance').send({ seconds: 0 })).body);
+    note('deliveries after the read', await deliveries());
+    const h = crawlInFlight(app, ACCOUNTS.paid, 5);
+    const i = crawlInFlight(app, ACCOUNTS.paid, 5);
+    i.publish();
+    note('reset', (await api.post(`/__admin/accounts/${ACCOUNTS.paid}/reset`)).status);
+    h.publish();
+    g.publish();
+    note('until idle after reset', (await api.post('/__admin/clock/advance').send({ until: 'idle' })).body);
+    const j = crawlInFlight(app, ACCOUNTS.paid, 2);
+    const k = crawlInFlight(app, ACCOUNTS.paid, 2);
+    k.publish();
+    j.publish();
+    note('until idle at the end', (await api.post('/__admin/clock/advance').send({ until: 'idle' })).body);
+    note('deliveries at the end', await deliveries());
+    note('jobs at the end', [await read(j.id), await read(k.id)]);
+    note('credits at the end', await credits());
+    note(
+      'arrivals',
+      hooks.arrivals.map((arrival) => [arrival.json.id, arrival.json.type, arrival.json.data.object.id]),
+    );
+
+    expect(transcript).toEqual(EXPECTED);
+  });
+});
+
+/** Recorded once from the sandbox as it was; any change to it is a change of behaviour. */
+const EXPECTED: unknown[] = [
+  [
+    'created',
+    ['job_PYsS4FEJejsPy1wAxUTMM6Gn', 'job_QEpdyMh7m1atGFvsfIBLFXSI', 'job_D1VJHuXwNt59VT1XU7y6d3xj', 'job_3UhXpWNRMJXx663aakeqHGIV'],
+  ],
+  ['advance', { now: '2026-01-15T12:00:02.000Z', mode: 'frozen' }],
+  [
+    'deliveries after the equal end',
+    [
+      [
+        'whd_NfoaXzmFCNq5SvlEzTLXiU9Z',
+        'evt_B8QkRmMugxmw5BfQ7yXexBfu',
+        'job.completed',
+        '2026-01-15T12:00:02Z',
+        'job_QEpdyMh7m1atGFvsfIBLFXSI',
+        'succeeded',
+      ],
+    ],
+  ],
+  ['read D', ['job_D1VJHuXwNt59VT1XU7y6d3xj', 'completed', 100, 4, '2026-01-15T12:00:02Z']],
+  ['credits before the answers', { balance: 99988, used: 12 }],
+  ['advance 0', { now: '2026-01-15T12:00:02.000Z', mode: 'frozen' }],
+  [
+    'deliveries after the late answers',
+    [
+      [
+        'whd_NfoaXzmFCNq5SvlEzTLXiU9Z',
+        'evt_B8QkRmMugxmw5BfQ7yXexBfu',
+        'job.completed',
+        '2026-01-15T12:00:02Z',
+        'job_QEpdyMh7m1atGFvsfIBLFXSI',
+        'succeeded',
+      ],
+      [
+        'whd_WFUOFtkU4X9V1JjdfZb8SNuo',
+        'evt_4Hnrg8fkv6rABdgzKFbcqAWq',
+        'job.completed',
+        '2026-01-15T12:00:02Z',
+        'job_D1VJHuXwNt59VT1XU7y6d3xj',
+        'succeeded',
+      ],
+      [
+        'whd_bqokEyAgLtLbYhgSv3g6aSlZ',
+        'evt_r9UhA8nOqOIaTozXoZMUDUSv',
+        'job.completed',
+        '2026-01-15T12:00:02Z',
+        'job_PYsS4FEJejsPy1wAxUTMM6Gn',
+        'succeeded',
+      ],
+    ],
+  ],
+  ['until idle', { now: '2026-01-15T12:00:03.750Z', mode: 'frozen', advanced_seconds: 1.75 }],
+  ['read X before its event', ['job_Xs93tYOb6DxYWGxFsqUNp8OQ', 'completed', 100, 2, '2026-01-15T12:00:05Z']],
+  ['next due', 1768478405250],
+  ['advance 0 after the read', { now: '2026-01-15T12:00:06.750Z', mode: 'frozen' }],
+  [
+    'deliveries after the read',
+    [
+      [
+        'whd_NfoaXzmFCNq5SvlEzTLXiU9Z',
+        'evt_B8QkRmMugxmw5BfQ7yXexBfu',
+        'job.completed',
+        '2026-01-15T12:00:02Z',
+        'job_QEpdyMh7m1atGFvsfIBLFXSI',
+        'succeeded',
+      ],
+      [
+        'whd_WFUOFtkU4X9V1JjdfZb8SNuo',
+        'evt_4Hnrg8fkv6rABdgzKFbcqAWq',
+        'job.completed',
+        '2026-01-15T12:00:02Z',
+        'job_D1VJHuXwNt59VT1XU7y6d3xj',
+        'succeeded',
+      ],
+      [
+        'whd_bqokEyAgLtLbYhgSv3g6aSlZ',
+        'evt_r9UhA8nOqOIaTozXoZMUDUSv',
+        'job.completed',
+        '2026-01-15T12:00:02Z',
+        'job_PYsS4FEJejsPy1wAxUTMM6Gn',
+        'succeeded',
+      ],
+      [
+        'whd_wgHxNoFpRq5lNEgjFzLOhjCa',
+        'evt_5V3S0EhrBvYzDscj6UoFMwHW',
+        'job.completed',
+        '2026-01-15T12:00:03Z',
+        'job_3UhXpWNRMJXx663aakeqHGIV',
+        'succeeded',
+      ],
+      [
+        'whd_T27pClM3MkskYoppcQEDwExN',
+        'evt_tXsWnMAfZheVItigBiNxJNcz',
+        'job.completed',
+        '2026-01-15T12:00:03Z',
+        'job_sgG2WAXLQB7RWgcBh3ucwLHl',
+        'succeeded',
+      ],
+      [
+        'whd_2sgXVsQ1EUxvvat7vD9lFcrL',
+        'evt_CnSKLdmYUnWUp4o6gMSYdbvd',
+        'job.completed',
+        '2026-01-15T12:00:03Z',
+        'job_18eawTAUVBlXHK8qVZXlLQe9',
+        'succeeded',
+      ],
+      [
+        'whd_QAgj6tZw6b8vKdeFzGQWsK98',
+        'evt_C9sdQie9kEusNy8d4Xsutshf',
+        'job.completed',
+        '2026-01-15T12:00:05Z',
+        'job_Jjypo39vt1VOai0TjQsM72yJ',
+        'succeeded',
+      ],
+      [
+        'whd_Ukq7VWc0qvXHTQ9yGyrBkr5r',
+        'evt_U9xYqpwzEMYhuRmx1MVprkrq',
+        'job.completed',
+        '2026-01-15T12:00:05Z',
+        'job_Xs93tYOb6DxYWGxFsqUNp8OQ',
+        'succeeded',
+      ],
+      [
+        'whd_xXtlJTtrUTBg3XCi8WJLQQqn',
+        'evt_hhW1dz92jjKxN1S2iVv7VOwD',
+        'job.completed',
+        '2026-01-15T12:00:05Z',
+        'job_BGy6zlbwkwQ4bSdCeH9eyAs8',
+        'succeeded',
+      ],
+    ],
+  ],
+  ['reset', 200],
+  ['until idle after reset', { now: '2026-01-15T12:00:06.750Z', mode: 'frozen', advanced_seconds: 0 }],
+  ['until idle at the end', { now: '2026-01-15T12:00:08.250Z', mode: 'frozen', advanced_seconds: 1.5 }],
+  [
+    'deliveries at the end',
+    [
+      [
+        'whd_1pweHZE2Dla4C2L3M6DOiJRY',
+        'evt_lHSPg82N6oKyU7CDbt77ZO7p',
+        'job.completed',
+        '2026-01-15T12:00:08Z',
+        'job_L8g0hW4zqf6fN971aI7aQro7',
+        'succeeded',
+      ],
+      [
+        'whd_C99CnrWpoYU30u0vKOH1j6qB',
+        'evt_7sMWssXaeppUAKtdf0ua51BT',
+        'job.completed',
+        '2026-01-15T12:00:08Z',
+        'job_Z4hbCMiSDOwC5JlUAsnqgvrl',
+        'succeeded',
+      ],
+    ],
+  ],
+  [
+    'jobs at the end',
+    [
+      ['job_Z4hbCMiSDOwC5JlUAsnqgvrl', 'completed', 100, 2, '2026-01-15T12:00:08Z'],
+      ['job_L8g0hW4zqf6fN971aI7aQro7', 'completed', 100, 2, '2026-01-15T12:00:08Z'],
+    ],
+  ],
+  ['credits at the end', { balance: 99996, used: 4 }],
+  [
+    'arrivals',
+    [
+      ['evt_B8QkRmMugxmw5BfQ7yXexBfu', 'job.completed', 'job_QEpdyMh7m1atGFvsfIBLFXSI'],
+      ['evt_4Hnrg8fkv6rABdgzKFbcqAWq', 'job.completed', 'job_D1VJHuXwNt59VT1XU7y6d3xj'],
+      ['evt_r9UhA8nOqOIaTozXoZMUDUSv', 'job.completed', 'job_PYsS4FEJejsPy1wAxUTMM6Gn'],
+      ['evt_5V3S0EhrBvYzDscj6UoFMwHW', 'job.completed', 'job_3UhXpWNRMJXx663aakeqHGIV'],
+      ['evt_tXsWnMAfZheVItigBiNxJNcz', 'job.completed', 'job_sgG2WAXLQB7RWgcBh3ucwLHl'],
+      ['evt_CnSKLdmYUnWUp4o6gMSYdbvd', 'job.completed', 'job_18eawTAUVBlXHK8qVZXlLQe9'],
+      ['evt_C9sdQie9kEusNy8d4Xsutshf', 'job.completed', 'job_Jjypo39vt1VOai0TjQsM72yJ'],
+      ['evt_U9xYqpwzEMYhuRmx1MVprkrq', 'job.completed', 'job_Xs93tYOb6DxYWGxFsqUNp8OQ'],
+      ['evt_hhW1dz92jjKxN1S2iVv7VOwD', 'job.completed', 'job_BGy6zlbwkwQ4bSdCeH9eyAs8'],
+      ['evt_lHSPg82N6oKyU7CDbt77ZO7p', 'job.completed', 'job_L8g0hW4zqf6fN971aI7aQro7'],
+      ['evt_7sMWssXaeppUAKtdf0ua51BT', 'job.completed', 'job_Z4hbCMiSDOwC5JlUAsnqgvrl'],
+    ],
+  ],
+];
