@@ -5,11 +5,12 @@
  * that can POST JSON to the sandbox (a webhook endpoint whose URL is the sandbox's own
  * `/__admin/reset`) acts on it.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { adminRouteDeclarations } from '../../src/admin/route-kit.js';
 import { buildAdminRouter } from '../../src/admin/routes.js';
 import type { MockServer } from '../../src/server.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp, startServer } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 
 const EVENT_LIKE = { id: 'evt_1', object: 'event', type: 'api_key.created', data: { object: {} } };
 
@@ -71,7 +72,7 @@ describe('contract §3.1, §4.3: a webhook endpoint pointing at the sandbox itse
       const list = (await res.json()) as { data: Array<{ attempts: Array<{ status_code: number | null }> }> };
       return list.data.flatMap((delivery) => delivery.attempts);
     };
-    await vi.waitFor(async () => expect(await attempts()).toHaveLength(1), { timeout: 10_000 });
+    await eventually(async () => expect(await attempts()).toHaveLength(1));
     expect((await attempts())[0]?.status_code).toBe(400);
     expect((await fetch(`${server.url}/__admin/accounts/${tenant.account.id}`)).status).toBe(200);
   });

@@ -238,7 +238,7 @@ describe('the six-month rule and other checks at load (spec §8, §9)', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--port', '0', '--fixtures', file], {
       cwd: PACKAGE_ROOT,
       encoding: 'utf8',
-      timeout: 15_000,
+      timeout: 120_000,
     });
     expect(run.status).toBe(2);
     const lines = run.stderr.trim().split('\n');

@@ -7,9 +7,10 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/server.js';
 import { bearer, startServer } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 
 let mock: MockServer | undefined;
 afterEach(async () => {
@@ -49,7 +50,7 @@ async function splitBody(
   const answered = new Promise<IncomingMessage>((resolve, reject) => req.on('response', resolve).on('error', reject));
   req.write(body.subarray(0, split));
   const incoming = await reading;
-  await vi.waitFor(() => expect(incoming.listenerCount('data')).toBeGreaterThan(0));
+  await eventually(() => expect(incoming.listenerCount('data')).toBeGreaterThan(0));
   await between();
   req.end(body.subarray(split));
   return answerOf(await answered);

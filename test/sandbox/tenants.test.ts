@@ -2,13 +2,14 @@
  * Contract §4.1: tenants that do not disturb each other, time included. Each `it` pins
  * one sentence of the section; the parallel-workers test runs eight of them against one sandbox.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MockApp } from '../../src/app.js';
 import { MESSAGES } from '../../src/errors/messages.js';
 import { bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
 import { createCrawl, pollJob } from '../support/jobs.js';
 import { deferred } from '../support/protocol.js';
 import { makeWidgetApp } from '../support/test-operations.js';
+import { eventually } from '../support/eventually.js';
 
 const FROZEN_MS = Date.parse(FROZEN_AT);
 /** Admin answers carry no rate-limit headers. */
@@ -432,7 +433,7 @@ describe('contract §4.1: requests in flight', () => {
       controls.gate = gate.promise;
       const held = client(app).post('/v1/test/widgets').set(bearer(tenant.token)).send({ name: 'held' });
       const sent = held.then((res) => res);
-      await vi.waitFor(() => expect(controls.calls).toBe(1));
+      await eventually(() => expect(controls.calls).toBe(1));
       if (action === 'reset') await client(app).post(`/__admin/accounts/${tenant.id}/reset`);
       else await client(app).delete(`/__admin/accounts/${tenant.id}`);
       gate.resolve();

@@ -3,11 +3,12 @@
  * client (what the connection carried and how it ended) and `node:http` (what a client library sees).
  */
 import { request as httpRequest } from 'node:http';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/server.js';
 import { ACCOUNTS, bearer, client, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
 import { mockServers } from '../support/protocol.js';
 import { parseHead, RawConnection, rawRequest } from '../support/raw-http.js';
+import { eventually } from '../support/eventually.js';
 
 /** What a connection carried (every byte) and how it ended (`end`: a FIN; `error: ECONNRESET`: a reset). */
 async function exchange(
@@ -95,7 +96,7 @@ describe('contract §4.2: each fault at the socket level', () => {
     let held = 0;
     const got = await exchange(mock.port, rawRequest('GET', '/v1/status', auth), () => {
       // While the client waits, the sandbox holds exactly this connection.
-      void vi.waitFor(() => expect(mock.app.heldConnections.size).toBe(1)).then(() => (held += 1));
+      void eventually(() => expect(mock.app.heldConnections.size).toBe(1)).then(() => (held += 1));
     });
     expect([got.bytes.length, got.ending, held]).toEqual([0, 'end', 1]);
     expect(mock.app.heldConnections.size).toBe(0);
@@ -106,9 +107,9 @@ describe('contract §4.2: each fault at the socket level', () => {
     const mock = await start({ clock: FROZEN_AT });
     await mock.admin.scenarios.activate({ name: 'no-response', account_id: ACCOUNTS.free, times: 1, params: { after_ms: 120_000 } });
     await exchange(mock.port, rawRequest('GET', '/v1/status', auth), (connection) => {
-      void vi.waitFor(() => expect(mock.app.heldConnections.size).toBe(1)).then(() => connection.socket.destroy());
+      void eventually(() => expect(mock.app.heldConnections.size).toBe(1)).then(() => connection.socket.destroy());
     });
-    await vi.waitFor(() => expect(mock.app.heldConnections.size).toBe(0));
+    await eventually(() => expect(mock.app.heldConnections.size).toBe(0));
     expect((await fetch(`${mock.apiUrl}/status`, { headers: auth })).status).toBe(200);
   });
 
@@ -116,7 +117,7 @@ describe('contract §4.2: each fault at the socket level', () => {
     const mock = await start({ clock: FROZEN_AT });
     await mock.admin.scenarios.activate({ name: 'no-response', params: { after_ms: 120_000 } });
     const got = exchange(mock.port, rawRequest('GET', '/v1/status', auth));
-    await vi.waitFor(() => expect(mock.app.heldConnections.size).toBe(1));
+    await eventually(() => expect(mock.app.heldConnections.size).toBe(1));
     expect(await mock.close()).toEqual({ cut: 0 });
     expect((await got).bytes.length).toBe(0);
   });

@@ -8,6 +8,7 @@ import { createApiKey } from '../../../src/resources/api-keys/operations.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../../support/harness.js';
 import { deferred, mockServers, readRateLimit, spyOnState } from '../../support/protocol.js';
 import { makeWidgetApp } from '../../support/test-operations.js';
+import { eventually } from '../../support/eventually.js';
 
 const validKey = compileSchema(createApiKey.success.schema);
 
@@ -177,9 +178,9 @@ async function overlapping(widgets: ReturnType<typeof makeWidgetApp>, send: () =
   const gate = deferred();
   controls.gate = gate.promise;
   const first = send();
-  await vi.waitFor(() => expect(controls.calls).toBe(1));
+  await eventually(() => expect(controls.calls).toBe(1));
   const second = send();
-  await vi.waitFor(() => expect(begin.mock.results.map((r) => (r.value as IdempotencyLookup).kind)).toContain('wait'));
+  await eventually(() => expect(begin.mock.results.map((r) => (r.value as IdempotencyLookup).kind)).toContain('wait'));
   expect(controls.calls).toBe(1);
   gate.resolve();
   return Promise.all([first, second]);
@@ -239,7 +240,7 @@ describe('Idempotency-Key with concurrent requests (spec §8)', () => {
       .set('Idempotency-Key', 'k')
       .send({ name: 'a' })
       .then((r) => r);
-    await vi.waitFor(() => expect(controls.calls).toBe(1));
+    await eventually(() => expect(controls.calls).toBe(1));
     const other = await api.post('/v1/test/widgets').set(bearer(KEYS.free)).set('Idempotency-Key', 'k').send({ name: 'b' });
     expectError(other, 'idempotency_key_reused', { param: 'Idempotency-Key', message: MESSAGES.idempotencyKeyReused('k') });
     gate.resolve();
