@@ -7,6 +7,7 @@
  * unique; an experience's `active_grants_count` equal to its active grants; a key's `last4` the end
  * of its token; a job's state one its timeline gives, and its credits what that state charged.
  */
+import { isInClockRange } from '../clock/virtual-clock.js';
 import { isTerminal } from '../jobs/derive.js';
 import type { JobRecord } from '../store/records.js';
 import type { AccountSnapshot } from './shape.js';
@@ -97,6 +98,11 @@ function counters(snapshot: AccountSnapshot): void {
 /** A job's timeline as src/jobs/timeline.ts builds it, and a state and credits it gives (src/jobs/derive.ts, settle.ts). */
 function checkJob(job: JobRecord, at: string): void {
   const t = job.timeline;
+  // Instants the clock can reach and write as ISO 8601 (a job's times are written from them).
+  for (const member of ['queued_at_ms', 'started_at_ms', 'ends_at_ms'] as const) {
+    if (!isInClockRange(t[member]))
+      fail(`${at}.timeline.${member}`, 'must be an instant in milliseconds within the range a clock can hold');
+  }
   if (t.started_at_ms <= t.queued_at_ms) fail(`${at}.timeline.started_at_ms`, 'must be after queued_at_ms');
   if (t.ends_at_ms < t.started_at_ms) fail(`${at}.timeline.started_at_ms`, 'must not be after ends_at_ms');
   if (t.outcome === 'completed' && t.ends_at_progress !== 100) fail(`${at}.timeline.ends_at_progress`, 'must be 100 for a completed job');

@@ -93,6 +93,7 @@ describe('contract §5.3: a damaged snapshot is 422 naming the member, never an 
       [damaged((s) => (s.jobs[0].timeline.processing_ms = 0)), 'snapshot.jobs.0.timeline.processing_ms'],
       [damaged((s) => (s.jobs[0].timeline.started_at_ms = s.jobs[0].timeline.ends_at_ms + 1)), 'snapshot.jobs.0.timeline.started_at_ms'],
       [damaged((s) => (s.jobs[0].input = { url: 'https://example.com/' })), 'snapshot.jobs.0.input.max_pages'],
+      [damaged((s) => (s.jobs[0].timeline.ends_at_ms = Number.MAX_SAFE_INTEGER)), 'snapshot.jobs.0.timeline.ends_at_ms'],
       // Keys and secrets well-formed.
       [damaged((s) => (s.api_keys[0].id = 'acct_x')), 'snapshot.api_keys.0.id'],
       [damaged((s) => (s.api_keys[0].last4 = 'zzzz')), 'snapshot.api_keys.0.last4'],
