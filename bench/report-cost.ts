@@ -3,9 +3,11 @@
  * in process, side by side, three apps built from the same seed and fixture:
  *   base      the sandbox before coverage and journal headers (the tree of `--base <commit>`,
  *             default the commit before them), read from git into a temporary folder;
- *   headers   this tree without the coverage world module (journal headers only): the app made
- *             with WORLD_MODULES less `coverage`, no setting needed;
- *   both      this tree as it ships (journal headers and coverage).
+ *   headers   this tree with journal headers only: the app made with WORLD_MODULES less
+ *             `coverage` and `findings`, no setting needed;
+ *   both      this tree with journal headers and coverage: WORLD_MODULES less `findings`.
+ * Findings came after the base tree and listen to every request as coverage does: left in, their
+ * cost would be counted as the headers' and coverage's (bench/findings.ts measures it on its own).
  * Rounds alternate between the apps so that a machine whose load changes affects each alike; the
  * median of the rounds is reported with the ratio to base. `npm run bench` runs it as its section
  * `report-cost` (bench/run.ts); `--json` prints the figures for it.
@@ -84,10 +86,12 @@ async function appsOf(baseDir: string): Promise<Record<string, RequestListener>>
   const { OPERATIONS } = await import('../src/resources/index.js');
   const { WORLD_MODULES } = await import('../src/sandbox/modules.js');
   const base = (await import(pathToFileURL(path.join(baseDir, 'src/app.ts')).href)) as { createApp: CreateApp };
-  // Coverage off: the same app without its world module (nothing else changes).
-  const withoutCoverage = WORLD_MODULES.filter((module) => module.name !== 'coverage');
-  const headersOnly = current.createAppWithOperations(options, OPERATIONS, withoutCoverage);
-  return { base: base.createApp(options).callback(), headers: listenerOf(headersOnly), both: listenerOf(current.createApp(options)) };
+  // The same app less world modules (nothing else changes): coverage off for `headers`; findings,
+  // which the base tree did not have, off for both.
+  const without = (...names: string[]) => WORLD_MODULES.filter((module) => !names.includes(module.name));
+  const headersOnly = current.createAppWithOperations(options, OPERATIONS, without('coverage', 'findings'));
+  const headersAndCoverage = current.createAppWithOperations(options, OPERATIONS, without('findings'));
+  return { base: base.createApp(options).callback(), headers: listenerOf(headersOnly), both: listenerOf(headersAndCoverage) };
 }
 
 async function throughput(handler: RequestListener): Promise<number> {

@@ -338,7 +338,7 @@ async function reportCost(): Promise<ReportCost> {
   out();
   out(
     `GET /v1/status in process (in-memory sockets, 32 in flight), ${cost.requests} requests × ${cost.rounds} rounds, the apps alternating within each round; medians. ` +
-      `base: the tree before journal headers and coverage (${cost.base}); headers: this tree without the coverage world module; both: this tree as it ships.`,
+      `base: the tree before journal headers and coverage (${cost.base}); headers: this tree with journal headers only (without the coverage and findings world modules); both: this tree with journal headers and coverage (without findings, which the base lacks too; the findings section measures them).`,
   );
   out();
   out('| app | req/s | × base |');

@@ -13,6 +13,14 @@
  *    would be lost), so each connection closes after its last answer;
  * 3. then stops accepting and closes the connections with nothing pending;
  * 4. after the grace period, destroys what is left and reports how many requests that cut.
+ *
+ * A request answered before its body was read (a scenario's early answer) is still in flight while
+ * its body arrives: the traffic watchers read it late, and a finding may depend on it (contract §5:
+ * "the body of a request answered early still counts"). Its connection stays open until the body
+ * has arrived (or the grace period ends): closing resolves once every connection has closed, so
+ * the `--report` file written then holds the findings of such requests. One answered early once
+ * closing has begun says `Connection: close` like any last answer, and Node ends its connection
+ * with it: its body, if still on its way, is not waited for.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -34,16 +42,46 @@ export class GracefulClose {
   private readonly pending = new Map<Socket, ServerResponse[]>();
   /** Whether the client asked to keep each connection alive (restored on responses that are not last). */
   private readonly keepAliveAsked = new WeakMap<ServerResponse, boolean>();
+  /** Per connection, requests answered whose body is still arriving. */
+  private readonly arriving = new Map<Socket, Set<IncomingMessage>>();
   private phase: 'open' | 'draining' | 'closing' = 'open';
   private closing: Promise<CloseReport> | undefined;
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: Socket) => {
       this.pending.set(socket, []);
-      socket.once('close', () => this.pending.delete(socket));
+      socket.once('close', () => {
+        this.pending.delete(socket);
+        this.arriving.delete(socket);
+      });
     });
     // First, before the app's listener: the response must be known before anything writes it.
-    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => this.track(req.socket, res));
+    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => this.track(req.socket, req, res));
+  }
+
+  /** Whether the connection has nothing left to do: no answer pending, no body arriving. */
+  private done(socket: Socket): boolean {
+    return (this.pending.get(socket)?.length ?? 0) === 0 && !this.arriving.has(socket);
+  }
+
+  /**
+   * After its answer, a request whose body is still coming in keeps its connection: the late read
+   * of an early answer needs the rest of it (a body Node discards unread is waited for alike; the
+   * grace period bounds both).
+   */
+  private watchLateBody(socket: Socket, req: IncomingMessage): void {
+    if (req.complete || req.destroyed || req.readableFlowing !== true) return;
+    let bodies = this.arriving.get(socket);
+    if (!bodies) this.arriving.set(socket, (bodies = new Set()));
+    bodies.add(req);
+    const arrived = () => {
+      req.off('end', arrived).off('close', arrived).off('error', arrived);
+      const left = this.arriving.get(socket);
+      if (!left?.delete(req)) return;
+      if (left.size === 0) this.arriving.delete(socket);
+      if (this.phase === 'closing' && this.done(socket)) socket.destroySoon();
+    };
+    req.once('end', arrived).once('close', arrived).once('error', arrived);
   }
 
   /**
@@ -61,7 +99,7 @@ export class GracefulClose {
     return this.closing;
   }
 
-  private track(socket: Socket, res: ServerResponse): void {
+  private track(socket: Socket, req: IncomingMessage, res: ServerResponse): void {
     const responses = this.pending.get(socket);
     if (!responses) return;
     responses.push(res);
@@ -70,8 +108,9 @@ export class GracefulClose {
       const at = responses.indexOf(res);
       if (at === -1) return;
       responses.splice(at, 1);
+      this.watchLateBody(socket, req);
       // Its last answer sent with keep-alive (written before closing began): close it now.
-      if (this.phase === 'closing' && responses.length === 0) socket.destroySoon();
+      if (this.phase === 'closing' && this.done(socket)) socket.destroySoon();
     };
     res.once('finish', settled).once('close', settled);
     // Pipelined requests read together are all known before any of them is answered (answers are
@@ -92,7 +131,7 @@ export class GracefulClose {
     for (let turn = 0; turn < LOOP_TURNS_BEFORE_CLOSING; turn += 1) await nextTurn();
     this.phase = 'closing';
     const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const [socket, responses] of this.pending) if (responses.length === 0) socket.destroySoon();
+    for (const socket of this.pending.keys()) if (this.done(socket)) socket.destroySoon();
     let cut = 0;
     const graceEnds = setTimeout(() => {
       for (const [socket, responses] of this.pending) {

@@ -35,3 +35,14 @@ export { ERROR_CATALOG, type ErrorCode } from './errors/catalog.js';
 export { OPERATIONS } from './resources/index.js';
 export { type FinishedResponse, type ResponseObserver } from './http/observe-responses.js';
 export { buildOpenApiDocument, API_VERSION, type OpenApiDocument } from './openapi/document.js';
+export {
+  attachFailureArtifacts,
+  saveFailureArtifacts,
+  collectFailureArtifacts,
+  failureFolder,
+  DEFAULT_FAILURE_DIR,
+  type AttachingTestInfo,
+  type FailedTest,
+  type FailureArtifacts,
+  type FailureFile,
+} from './admin/failure-artifacts.js';

@@ -6,7 +6,7 @@ import { API_PREFIX, createApp, type CreateAppOptions, type MockApp } from './ap
 import { GracefulClose, type CloseReport } from './graceful-close.js';
 import { answerClientErrors, requireHostHeader } from './http/client-error.js';
 import { coverageView } from './admin/coverage-operations.js';
-import { reportFindingsOf } from './report/findings-source.js';
+import { findingsSettled, reportFindingsOf } from './report/findings-source.js';
 import { writeReport } from './report/report.js';
 
 export type { CloseReport };
@@ -72,12 +72,26 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
       // Webhooks stop at once: attempts in flight are aborted, retries never waited for (contract §4.3).
       app.sandbox.world.close();
       // The report once the requests received have finished, so it counts them; once, however often close is called.
-      return (closing ??= graceful.close(app.sandbox.options.shutdownGraceMs).then((report) => {
-        writeReportOnClose(app);
-        return report;
-      }));
+      return (closing ??= closeThenReport(app, graceful));
     },
   };
+}
+
+/**
+ * Closes, then writes the report. Closing ends when every connection has (a body still arriving for
+ * an early answer included); the findings of requests answered by then may still be being judged
+ * (a late body is judged when it has arrived): they are waited for, within what is left of the
+ * grace period, so the whole close stays within it (the CLI exits at the latest a second after it).
+ */
+async function closeThenReport(app: MockApp, graceful: GracefulClose): Promise<CloseReport> {
+  const graceMs = app.sandbox.options.shutdownGraceMs;
+  const started = performance.now();
+  const report = await graceful.close(graceMs);
+  if (app.sandbox.options.report !== undefined) {
+    await findingsSettled(app.sandbox.world, graceMs - (performance.now() - started));
+    writeReportOnClose(app);
+  }
+  return report;
 }
 
 /**

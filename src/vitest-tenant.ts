@@ -8,9 +8,8 @@
  * globalSetup part needs nothing of vitest), and hooks must be registered synchronously, when the
  * test file is collected, so a lazy import at the call would come too late.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { AdminClient, CreateAccountInput } from './admin/client.js';
+import { collectFailureArtifacts, DEFAULT_FAILURE_DIR, failureFolder, writeFailureArtifacts } from './admin/failure-artifacts.js';
 import type { Tenant } from './admin/tenant-handle.js';
 
 type Hooks = Pick<typeof import('vitest'), 'beforeAll' | 'afterAll' | 'beforeEach' | 'afterEach'> & {
@@ -28,8 +27,8 @@ export interface UseTenantOptions extends CreateAccountInput {
   /** Reset the account before each test (fast: no new account, same token). Default false. */
   resetBeforeEach?: boolean;
   /**
-   * When a test fails, attach the tenant's HAR (`GET /__admin/requests.har`) and findings to it as
-   * vitest test artifacts, which CI reporters keep (docs/journal.md "A failed test's exchanges").
+   * When a test fails, attach the tenant's HAR (`GET /__admin/requests.har`), findings and snapshot
+   * to it as vitest test artifacts, which CI reporters keep (docs/journal.md "A failed test's exchanges").
    * Default true.
    */
   attachOnFailure?: boolean;
@@ -37,10 +36,7 @@ export interface UseTenantOptions extends CreateAccountInput {
 
 /** The artifact type of the attachments, so a reporter can pick them out. */
 export const FAILURE_ANNOTATION = 'creator-commerce-mock';
-/** Where attachments go when the runner records no test artifacts (vitest before 4): `CCM_FAILURE_DIR` or this. */
-export const DEFAULT_FAILURE_DIR = '.creator-commerce-mock/failures';
-/** Entries of the HAR attached: the journal listing's largest page. */
-const FAILURE_HAR_LIMIT = 1000;
+export { DEFAULT_FAILURE_DIR };
 
 interface Attachment {
   contentType: string;
@@ -50,26 +46,21 @@ interface Attachment {
 /** vitest's `recordArtifact(task, artifact)`, typed for what is recorded here. */
 type RecordArtifact = (task: never, artifact: { type: string; message: string; attachments: Attachment[] }) => Promise<unknown>;
 
-/** A test's name as a file name. */
-function fileSafe(name: string): string {
-  return name.replace(/[^\w.-]+/g, '-').slice(0, 120);
-}
-
 /**
  * What is read of the failed test's context: its task, handed back to vitest as it came. Declared
  * here, not taken from vitest's types, so the package's declarations resolve in a project without
  * vitest (the `creator-commerce-mock/vitest` entry loads there too).
  */
 export interface FailedTestContext {
-  readonly task: { readonly name: string };
+  readonly task: { readonly name: string; readonly file?: { readonly filepath?: string; readonly name?: string } };
 }
 
 /**
- * The tenant's HAR and findings, attached to the failed test in `context`: as vitest test artifacts
- * (type `creator-commerce-mock`, each with its attachment) when the runner records them, else
- * written to the failure folder. vitest refuses annotations once a test has failed, so artifacts
- * are what is left to an `afterEach`. A sandbox that went away must not hide the test's own failure
- * behind another: what could not be fetched is noted instead.
+ * The tenant's HAR, findings and snapshot (src/admin/failure-artifacts.ts), attached to the failed
+ * test in `context`: as vitest test artifacts (type `creator-commerce-mock`, each with its
+ * attachment) when the runner records them, else written to the failure folder
+ * (`<CCM_FAILURE_DIR>/<test file>/<test name>/`, as for Jest). vitest refuses annotations once a
+ * test has failed, so artifacts are what is left to an `afterEach`.
  */
 export async function attachFailure(
   admin: AdminClient,
@@ -77,37 +68,14 @@ export async function attachFailure(
   context: FailedTestContext,
   record: RecordArtifact | null = hooks?.recordArtifact ?? null,
 ): Promise<void> {
-  const query = `account_id=${encodeURIComponent(accountId)}`;
-  const files: Array<{ message: string; name: string; body: string }> = [];
-  const notes: string[] = [];
-  try {
-    const har = await admin.request<unknown>('GET', `/requests.har?${query}&limit=${FAILURE_HAR_LIMIT}`);
-    files.push({
-      message: `HAR of tenant ${accountId} (open in a browser's developer tools)`,
-      name: 'har',
-      body: JSON.stringify(har, null, 2),
-    });
-  } catch (error) {
-    notes.push(`HAR of tenant ${accountId} not attached: ${(error as Error).message}`);
-  }
-  try {
-    const findings = await admin.request<unknown>('GET', `/findings?${query}&limit=100`);
-    files.push({ message: `findings of tenant ${accountId}`, name: 'findings.json', body: JSON.stringify(findings, null, 2) });
-  } catch (error) {
-    // A sandbox without the findings route (an older one) answers 404: said, not attached.
-    notes.push(
-      (error as { status?: number }).status === 404
-        ? `findings of tenant ${accountId} not attached: this sandbox has no /__admin/findings`
-        : `findings of tenant ${accountId} not attached: ${(error as Error).message}`,
-    );
-  }
+  const artifacts = await collectFailureArtifacts(admin, accountId);
   if (record) {
     const task = context.task as never;
-    for (const file of files) {
-      const attachment: Attachment = { contentType: 'application/json', body: file.body, bodyEncoding: 'utf-8' };
+    for (const file of artifacts.files) {
+      const attachment: Attachment = { contentType: file.contentType, body: file.body, bodyEncoding: 'utf-8' };
       await record(task, { type: FAILURE_ANNOTATION, message: file.message, attachments: [attachment] });
     }
-    for (const note of notes) {
+    for (const note of artifacts.notes) {
       await record(task, {
         type: FAILURE_ANNOTATION,
         message: note,
@@ -116,10 +84,8 @@ export async function attachFailure(
     }
     return;
   }
-  const dir = path.resolve(process.env.CCM_FAILURE_DIR ?? DEFAULT_FAILURE_DIR, fileSafe(context.task.name));
-  mkdirSync(dir, { recursive: true });
-  for (const file of files) writeFileSync(path.join(dir, `${accountId}.${file.name === 'har' ? 'har' : file.name}`), file.body);
-  if (notes.length > 0) writeFileSync(path.join(dir, `${accountId}.notes.txt`), `${notes.join('\n')}\n`);
+  const file = context.task.file?.filepath ?? context.task.file?.name;
+  writeFailureArtifacts(failureFolder({ name: context.task.name, ...(file === undefined ? {} : { file }) }), artifacts);
 }
 
 /**

@@ -6,6 +6,8 @@ const admin = new AdminClient(process.env.COMMERCE_MOCK_URL);
 
 function useTenant(options = { plan: 'free' }) {
   const tenant = { admin, apiUrl: `${process.env.COMMERCE_MOCK_URL}/v1` };
+  // jest-environment.js finds it here when a test fails, and saves what the tenant saw.
+  globalThis.commerceMockTenant = tenant;
   beforeAll(async () => {
     const created = await admin.accounts.create(options);
     tenant.account = created.account;

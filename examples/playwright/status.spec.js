@@ -1,13 +1,4 @@
-const { test, expect } = require('@playwright/test');
-
-// One tenant per test: an account of its own, deleted afterwards.
-const it = test.extend({
-  tenant: async ({ request }, use) => {
-    const created = await (await request.post('/__admin/accounts', { data: { plan: 'free' } })).json();
-    await use({ id: created.account.id, headers: { Authorization: `Bearer ${created.api_key.token}` } });
-    await request.delete(`/__admin/accounts/${created.account.id}`);
-  },
-});
+const { test: it, expect } = require('./fixtures');
 
 it('the status answers', async ({ request, tenant }) => {
   const res = await request.get('/v1/status', { headers: tenant.headers });

@@ -26,9 +26,9 @@ function loadAjv(): { Ajv: AjvModule['Ajv']; addFormats: AddFormats } {
   return { Ajv: ajv.Ajv, addFormats: formats.default ?? formats };
 }
 
-function createAjv(coerce: boolean): Ajv {
+function createAjv(coerce: boolean, checking: { allErrors: boolean; useDefaults: boolean } = { allErrors: true, useDefaults: true }): Ajv {
   const { Ajv, addFormats } = loadAjv();
-  const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: coerce, useDefaults: true, allowUnionTypes: true });
+  const ajv = new Ajv({ strict: true, coerceTypes: coerce, allowUnionTypes: true, ...checking });
   addFormats(ajv);
   // Stricter than ajv-formats' date-time: an offset is required and the instant must exist.
   ajv.addFormat('date-time', { type: 'string', validate: isInstant });
@@ -43,6 +43,7 @@ function createAjv(coerce: boolean): Ajv {
 
 let queryAjv: Ajv | undefined;
 let bodyAjv: Ajv | undefined;
+let dataAjv: Ajv | undefined;
 
 export interface OperationValidators {
   query?: ValidateFunction;
@@ -78,6 +79,16 @@ function hasProperties(schema: JsonSchema): boolean {
 export function compileSchema(schema: JsonSchema): ValidateFunction {
   bodyAjv ??= createAjv(false);
   return bodyAjv.compile(schema);
+}
+
+/**
+ * A schema compiled to check stored data (a snapshot's records) rather than a request: it stops at
+ * the first error (a record's errors are never all wanted, and a 1 MiB array of wrong items would
+ * make one error object per item) and fills no defaults (data sent back is taken as it is or refused).
+ */
+export function compileDataSchema(schema: JsonSchema): ValidateFunction {
+  dataAjv ??= createAjv(false, { allErrors: false, useDefaults: false });
+  return dataAjv.compile(schema);
 }
 
 /** A schema compiled with the coercing (query) instance: for values that arrive as text. */

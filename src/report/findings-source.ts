@@ -12,6 +12,11 @@ export const FINDINGS_MODULE_NAME = 'findings';
 /** What the findings module's instance gives the report: every finding it holds, every account's, oldest first. */
 export interface ReportFindingsSource {
   reportFindings(): readonly ReportFinding[];
+  /**
+   * Resolves once the findings of requests already answered are all raised (those whose body was
+   * still arriving when they were answered are judged when it has), or after `boundMs` of real time.
+   */
+  settled?(boundMs: number): Promise<void>;
 }
 
 /** What is read of a world: its module instances by name. */
@@ -21,6 +26,15 @@ export interface ModulesByName {
 
 function isFindingsSource(instance: object | undefined): instance is ReportFindingsSource {
   return instance !== undefined && typeof (instance as Partial<ReportFindingsSource>).reportFindings === 'function';
+}
+
+/**
+ * Waits (at most `boundMs`) for the findings still being judged: closing calls it before the report
+ * is written, so a request in flight at SIGTERM has its findings in the report (contract §5.2).
+ */
+export async function findingsSettled(world: ModulesByName, boundMs: number): Promise<void> {
+  const instance = world.moduleNamed(FINDINGS_MODULE_NAME);
+  if (isFindingsSource(instance) && instance.settled && boundMs > 0) await instance.settled(boundMs);
 }
 
 /** The findings of `world` for its report: the findings module's, or none when the world has no such module. */

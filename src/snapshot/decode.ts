@@ -1,37 +1,31 @@
 /**
  * Checks a snapshot sent to `POST /__admin/accounts` (contract §5.3): another version, or a damaged
- * one (a member missing, of the wrong type, a record in the wrong list, two records with one id),
- * is refused with the member named as a dotted path from `snapshot` (`snapshot.records.forms.2.id`),
- * before anything is created. Records are held to what the sandbox's own code relies on (ids, object
- * names, instants, a job's timeline); their other members are kept as sent.
+ * one, is refused with the member named as a dotted path from `snapshot`
+ * (`snapshot.records.inboxes.3.display_name`, the path style of /v1's 422 `errors`), before anything
+ * is created. Damaged means anything the sandbox could not have written itself, so that every
+ * snapshot it loads is an account the /v1 code can serve:
+ * - each record against its schema (src/snapshot/record-schemas.ts: the /v1 answer's own where
+ *   there is one), so no member is missing, of another type or unknown (`__proto__` included);
+ * - ids unique in the whole snapshot; every reference to a record of the snapshot;
+ * - what is looked up by (emails, slugs, addresses) unique, and counters equal to what they count;
+ * - a job's state agreeing with its timeline, and its credits with its state;
+ * - keys whose token is well-formed and ends in their `last4`; instants the clock can hold.
+ * The first problem found is the one named.
  */
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isInClockRange, parseInstant } from '../clock/virtual-clock.js';
 import { isEventType } from '../operations/event-types.js';
+import type { JsonSchema } from '../operations/types.js';
+import { compileDataSchema, describeSchemaError, fieldName } from '../operations/validation.js';
+import { checkIntegrity } from './integrity.js';
+import { RECORD_SCHEMAS, SNAPSHOT_ENDPOINT_SCHEMA, SNAPSHOT_JOB_SCHEMA, SNAPSHOT_KEY_SCHEMA } from './record-schemas.js';
 import { RECORD_COLLECTIONS, RECORD_OBJECTS, SNAPSHOT_VERSION, type AccountSnapshot } from './shape.js';
+import { fail, type Json } from './snapshot-problem.js';
 
-/** A damaged or unsupported snapshot: `path` names the member, `message` says what is wrong. */
-export class SnapshotProblem extends Error {
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SnapshotProblem';
-  }
-}
-
-type Json = Record<string, unknown>;
+export { SnapshotProblem } from './snapshot-problem.js';
 
 const TOP_MEMBERS = ['object', 'version', 'account', 'credits', 'clock', 'api_keys', 'records', 'jobs', 'webhook_endpoints'];
-// What a Bearer header can carry (src/http/identify-caller.ts).
-const TOKEN = /^[\x21-\x7e]{1,512}$/;
 const ID = /^[\x21-\x7e]{1,255}$/;
-const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
-const TIMELINE_NUMBERS = ['queued_at_ms', 'started_at_ms', 'processing_ms', 'ends_at_ms', 'ends_at_progress'];
-
-function fail(path: string, message: string): never {
-  throw new SnapshotProblem(path, message);
-}
 
 function object(value: unknown, path: string): Json {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(path, 'must be an object');
@@ -49,16 +43,14 @@ function string(value: unknown, path: string, pattern?: RegExp): string {
   return value;
 }
 
-function number(value: unknown, path: string, min = Number.NEGATIVE_INFINITY): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
-    fail(path, min === 0 ? 'must be a number ≥ 0' : 'must be a finite number');
-  return value;
+function credit(value: unknown, path: string, min: number): void {
+  if (!Number.isSafeInteger(value) || (value as number) < min) fail(path, `must be an integer${min === 0 ? ' ≥ 0' : ''}`);
 }
 
-function instant(value: unknown, path: string, nullable = false): void {
-  if (nullable && value === null) return;
+function instant(value: unknown, path: string): void {
   const ms = parseInstant(value);
-  if (ms === undefined || !isInClockRange(ms)) fail(path, `must be an ISO 8601 date-time with a time zone${nullable ? ', or null' : ''}`);
+  if (ms === undefined || !isInClockRange(ms))
+    fail(path, 'must be an ISO 8601 date-time with a time zone, within the range a clock can hold');
 }
 
 function oneOf<T>(value: unknown, allowed: readonly T[], path: string): T {
@@ -66,50 +58,56 @@ function oneOf<T>(value: unknown, allowed: readonly T[], path: string): T {
   return value as T;
 }
 
-/** Records of one list: objects with their collection's `object`, and ids unique in the list. */
-function records(value: unknown, path: string, objectName: string, each?: (record: Json, at: string) => void): void {
-  const seen = new Set<string>();
+/** Validators compiled at the first load, not at start-up: most sandboxes never load a snapshot. */
+const compiled = new Map<JsonSchema, ValidateFunction>();
+function validator(schema: JsonSchema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) compiled.set(schema, (validate = compileDataSchema(schema)));
+  return validate;
+}
+
+/** ajv's first complaint about a record at `at`, as the member's path and what is wrong with it. */
+function schemaProblem(error: ErrorObject, at: string, objectName: string): never {
+  const name = fieldName(error);
+  const path = name === '' ? at : `${at}.${name}`;
+  if (error.keyword === 'required') fail(path, `is missing: every ${objectName} record has ${String(error.params.missingProperty)}`);
+  if (error.keyword === 'additionalProperties') fail(path, `is not a member of a ${objectName} record`);
+  fail(path, describeSchemaError(error));
+}
+
+/** One variant per experience type: the record's `type` picks the one it is held to. */
+let experienceVariants: Map<unknown, JsonSchema> | undefined;
+function experienceSchemaOf(record: Json, at: string): JsonSchema {
+  experienceVariants ??= new Map(
+    (RECORD_SCHEMAS.experiences.oneOf as JsonSchema[]).map((variant) => [
+      (variant.properties as Record<string, JsonSchema>).type!.const,
+      variant,
+    ]),
+  );
+  const variant = experienceVariants.get(record.type);
+  if (!variant) oneOf(record.type, [...experienceVariants.keys()], `${at}.type`);
+  return variant!;
+}
+
+/** A list of records, each an object held to its schema, with its list's `object` and an instant the clock can hold. */
+function records(value: unknown, path: string, objectName: string, schema: JsonSchema): void {
   array(value, path).forEach((item, index) => {
     const at = `${path}.${index}`;
     const record = object(item, at);
-    const id = string(record.id, `${at}.id`, ID);
-    if (seen.has(id)) fail(`${at}.id`, `repeats the id ${id} of an earlier record`);
-    seen.add(id);
     if (record.object !== objectName) fail(`${at}.object`, `must be "${objectName}"`);
+    const validate = validator(schema.oneOf ? experienceSchemaOf(record, at) : schema);
+    if (!validate(record)) schemaProblem(validate.errors![0]!, at, objectName);
     if ('created_at' in record) instant(record.created_at, `${at}.created_at`);
-    each?.(record, at);
   });
-}
-
-function checkKey(key: Json, at: string, tokens: Set<string>): void {
-  const token = string(key.token, `${at}.token`, TOKEN);
-  if (tokens.has(token)) fail(`${at}.token`, 'repeats the token of an earlier key');
-  tokens.add(token);
-  oneOf(key.access, ['full', 'read_only'], `${at}.access`);
-  for (const member of ['last_used_at', 'expires_at', 'revoked_at']) instant(key[member], `${at}.${member}`, true);
-  if (key.name !== null && typeof key.name !== 'string') fail(`${at}.name`, 'must be a string or null');
-  string(key.last4, `${at}.last4`);
-  string(key.token_type, `${at}.token_type`);
-}
-
-function checkJob(job: Json, at: string): void {
-  oneOf(job.status, JOB_STATUSES, `${at}.status`);
-  const timeline = object(job.timeline, `${at}.timeline`);
-  for (const member of TIMELINE_NUMBERS) number(timeline[member], `${at}.timeline.${member}`);
-  oneOf(timeline.outcome, ['completed', 'failed', 'cancelled'], `${at}.timeline.outcome`);
-  for (const member of ['credits_cost', 'credits_hold', 'units', 'progress', 'credits_used']) number(job[member], `${at}.${member}`, 0);
-  object(job.input, `${at}.input`);
 }
 
 function checkEndpoint(endpoint: Json, at: string, accountId: string): void {
   if (endpoint.account_id !== accountId) fail(`${at}.account_id`, `must be the snapshot's account id (${accountId})`);
-  const url = string(endpoint.url, `${at}.url`);
+  const url = endpoint.url as string;
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) fail(`${at}.url`, 'must be an absolute http or https URL');
-  array(endpoint.events, `${at}.events`).forEach((type, index) => {
+  (endpoint.events as unknown[]).forEach((type, index) => {
     if (type !== '*' && (typeof type !== 'string' || !isEventType(type))) fail(`${at}.events.${index}`, 'must be "*" or an event type');
   });
-  string(endpoint.secret, `${at}.secret`);
-  oneOf(endpoint.status, ['enabled'], `${at}.status`);
 }
 
 /** The snapshot, checked; throws SnapshotProblem naming the first member that is wrong. */
@@ -123,33 +121,36 @@ export function decodeSnapshot(raw: unknown): AccountSnapshot {
   if (unknown !== undefined) fail(`snapshot.${unknown}`, 'is not a member of a version 1 snapshot');
 
   const account = object(top.account, 'snapshot.account');
+  const extraInAccount = Object.keys(account).find((member) => !['id', 'name', 'plan', 'created_at'].includes(member));
+  if (extraInAccount !== undefined) fail(`snapshot.account.${extraInAccount}`, "is not a member of a snapshot's account");
   const accountId = string(account.id, 'snapshot.account.id', ID);
   string(account.name, 'snapshot.account.name');
   oneOf(account.plan, ['free', 'paid'], 'snapshot.account.plan');
   instant(account.created_at, 'snapshot.account.created_at');
 
   const credits = object(top.credits, 'snapshot.credits');
-  number(credits.balance, 'snapshot.credits.balance');
-  number(credits.used, 'snapshot.credits.used', 0);
+  credit(credits.balance, 'snapshot.credits.balance', Number.MIN_SAFE_INTEGER);
+  credit(credits.used, 'snapshot.credits.used', 0);
 
   const clock = object(top.clock, 'snapshot.clock');
   instant(clock.now, 'snapshot.clock.now');
   oneOf(clock.mode, ['running', 'frozen'], 'snapshot.clock.mode');
   if (typeof clock.shared !== 'boolean') fail('snapshot.clock.shared', 'must be true or false');
 
-  const tokens = new Set<string>();
-  records(top.api_keys, 'snapshot.api_keys', 'api_key', (key, at) => checkKey(key, at, tokens));
+  records(top.api_keys, 'snapshot.api_keys', 'api_key', SNAPSHOT_KEY_SCHEMA);
   // Every account is born with a key and keys are never deleted (revoked ones stay): the creation answers the first.
   if ((top.api_keys as unknown[]).length === 0) fail('snapshot.api_keys', 'must hold at least one key');
 
   const lists = object(top.records, 'snapshot.records');
   const extra = Object.keys(lists).find((name) => !(RECORD_COLLECTIONS as readonly string[]).includes(name));
   if (extra !== undefined) fail(`snapshot.records.${extra}`, 'is not a collection of an account');
-  for (const name of RECORD_COLLECTIONS) records(lists[name], `snapshot.records.${name}`, RECORD_OBJECTS[name]);
+  for (const name of RECORD_COLLECTIONS) records(lists[name], `snapshot.records.${name}`, RECORD_OBJECTS[name], RECORD_SCHEMAS[name]);
 
-  records(top.jobs, 'snapshot.jobs', 'job', checkJob);
-  records(top.webhook_endpoints, 'snapshot.webhook_endpoints', 'webhook_endpoint', (endpoint, at) =>
-    checkEndpoint(endpoint, at, accountId),
-  );
-  return raw as AccountSnapshot;
+  records(top.jobs, 'snapshot.jobs', 'job', SNAPSHOT_JOB_SCHEMA);
+  records(top.webhook_endpoints, 'snapshot.webhook_endpoints', 'webhook_endpoint', SNAPSHOT_ENDPOINT_SCHEMA);
+  (top.webhook_endpoints as Json[]).forEach((endpoint, index) => checkEndpoint(endpoint, `snapshot.webhook_endpoints.${index}`, accountId));
+
+  const snapshot = raw as AccountSnapshot;
+  checkIntegrity(snapshot);
+  return snapshot;
 }

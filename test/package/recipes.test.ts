@@ -5,7 +5,7 @@
  * the recipes use dist/ as a consumer gets it: the ESM bundle, the CommonJS bundle and the CLI.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,11 +20,11 @@ beforeAll(() => {
 }, 300_000);
 
 /**
- * examples/<name> copied into an empty folder, with this package and the recipe's other
+ * examples/<name> copied into an empty folder (`copy`, to run it twice), with this package and the recipe's other
  * devDependencies (a runner: jest, @playwright/test) installed as links to ours, bins included.
  */
-function project(name: string): string {
-  const dir = path.join(work, name);
+function project(name: string, copy = name): string {
+  const dir = path.join(work, copy);
   cpSync(path.join(ROOT, 'examples', name), dir, { recursive: true });
   const modules = path.join(dir, 'node_modules');
   mkdirSync(path.join(modules, '.bin'), { recursive: true });
@@ -56,6 +56,23 @@ function freePort(): Promise<number> {
   });
 }
 
+interface PlaywrightAttachment {
+  name: string;
+  contentType: string;
+  body?: string;
+}
+
+/** The HAR of the deliberately failing tests: their POST /v1/auth/keys with `{"name":42}`, answered 422. */
+function expectRefusedKeyInHar(text: string): void {
+  const { log } = JSON.parse(text) as { log: { creator: { name: string }; entries: Array<Record<string, any>> } };
+  expect(log.creator.name).toBe('creator-commerce-mock');
+  const exchange = log.entries.find((entry) => entry.request.method === 'POST');
+  expect(exchange!.request).toMatchObject({ method: 'POST', postData: { text: '{"name":42}' } });
+  const sent = (exchange!.request.headers as Array<{ name: string; value: string }>).map((h) => [h.name.toLowerCase(), h.value]);
+  expect(sent).toContainEqual(['idempotency-key', 'example-1']);
+  expect(exchange!.response.status).toBe(422);
+}
+
 const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version']).status === 0;
 
 describe('test-runner recipes (examples/)', () => {
@@ -84,6 +101,61 @@ describe('test-runner recipes (examples/)', () => {
     const { status, output } = run('npm', ['test', '--silent'], project('playwright'), { COMMERCE_MOCK_PORT: String(port), CI: '1' });
     expect(output).toMatch(/\b2 passed\b/);
     expect(status).toBe(0);
+  });
+
+  it("Jest: a deliberately failing test leaves its tenant's HAR, findings and snapshot in the failure folder (contract §5.3)", () => {
+    const dir = project('jest', 'jest-failure');
+    const { status, output } = run('npm', ['run', 'test:failure-demo', '--silent'], dir);
+    expect(output).toMatch(/Tests:\s+1 failed, 1 total/);
+    expect(status).not.toBe(0);
+    // <CCM_FAILURE_DIR or .creator-commerce-mock/failures>/<test file>/<test name>/
+    const folder = path.join(dir, '.creator-commerce-mock', 'failures', 'keys.failing.js', 'creates-an-API-key');
+    const files = readdirSync(folder).sort();
+    expect(files.map((file) => file.replace(/^acct_[A-Za-z0-9]+\./, ''))).toEqual(['findings.json', 'har', 'snapshot.json']);
+    expectRefusedKeyInHar(
+      readFileSync(
+        path.join(
+          folder,
+          files.find((file) => file.endsWith('.har'))!,
+        ),
+        'utf8',
+      ),
+    );
+    const snapshot = JSON.parse(
+      readFileSync(
+        path.join(
+          folder,
+          files.find((file) => file.endsWith('.snapshot.json'))!,
+        ),
+        'utf8',
+      ),
+    );
+    expect(snapshot).toMatchObject({ object: 'account_snapshot', version: 1 });
+    expect(output).toContain(`the failed test's HAR, findings and snapshot are in ${folder}`);
+  });
+
+  it("Playwright Test: a deliberately failing test has its tenant's HAR, findings and snapshot attached, in its JSON report (contract §5.3)", async () => {
+    const dir = project('playwright', 'playwright-failure');
+    const port = await freePort();
+    const { status, output } = run('npm', ['run', 'test:failure-demo', '--silent'], dir, { COMMERCE_MOCK_PORT: String(port), CI: '1' });
+    expect(output).toMatch(/\b1 failed\b/);
+    expect(status).not.toBe(0);
+    const report = JSON.parse(readFileSync(path.join(dir, 'failure-report.json'), 'utf8')) as {
+      suites: Array<{
+        specs: Array<{ title: string; tests: Array<{ results: Array<{ status: string; attachments: PlaywrightAttachment[] }> }> }>;
+      }>;
+    };
+    const [spec] = report.suites.flatMap((suite) => suite.specs);
+    expect(spec!.title).toBe('creates an API key');
+    const [result] = spec!.tests[0]!.results;
+    expect(result!.status).toBe('failed');
+    const attached = result!.attachments.filter((attachment) => attachment.name.startsWith('acct_'));
+    expect(attached.map((attachment) => [attachment.name.replace(/^acct_[A-Za-z0-9]+\./, ''), attachment.contentType])).toEqual([
+      ['har', 'application/json'],
+      ['findings.json', 'application/json'],
+      ['snapshot.json', 'application/json'],
+    ]);
+    expectRefusedKeyInHar(Buffer.from(attached[0]!.body!, 'base64').toString('utf8'));
   });
 
   it("vitest: a deliberately failing test takes its tenant's HAR with it, kept by the project's reporter (contract §5.3)", () => {
