@@ -17,13 +17,11 @@ export class Endpoints {
   private readonly byAccount = new Map<string, Map<string, WebhookEndpoint>>();
   private readonly byId = new Map<string, WebhookEndpoint>();
 
-  constructor(
-    private readonly seed: string,
-    private readonly ids: IdGenerator,
-  ) {}
+  constructor(private readonly seed: string) {}
 
-  create(input: NewEndpoint, now: number): WebhookEndpoint {
-    const id = this.ids.next('we');
+  /** A new endpoint, its id drawn from `ids` (the account's stream), its secret derived from the id unless given. */
+  create(input: NewEndpoint, now: number, ids: IdGenerator): WebhookEndpoint {
+    const id = ids.next('we');
     const endpoint: WebhookEndpoint = {
       id,
       object: 'webhook_endpoint',

@@ -18,7 +18,6 @@
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_DELIVERY_LOG_BUDGET, DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET, DEFAULT_WEBHOOK_RESPONSE_LIMIT } from '../config/options.js';
 import type { EventType, SampleContext } from '../operations/event-types.js';
-import { IdGenerator } from '../random.js';
 import type { JobRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { AccountQueue, NO_STAMP, type Delivery } from './account-queue.js';
@@ -29,6 +28,7 @@ export type { DeliveryFilter } from './delivery-listing.js';
 import { DeliveryLog, loggedPayload, type LoggedPayload } from './delivery-log.js';
 import type { EndedDelivery } from './ended-delivery.js';
 import { Endpoints, type NewEndpoint } from './endpoints.js';
+import { IdStreams } from './id-streams.js';
 import type { WebhookDeliveryView, WebhookEndpoint, WebhookEvent } from './records.js';
 import { ATTEMPT_TIMEOUT_MS } from './retry-schedule.js';
 import { Scheduler } from './scheduler.js';
@@ -88,8 +88,11 @@ export class WebhookHub {
   private readonly endpointList: Endpoints;
   /** Every account's deliveries, bounded in count and bytes. */
   private readonly log: DeliveryLog<Delivery>;
-  /** Its own stream, so webhooks never shift the ids of records (same seed + same requests = same bytes). */
-  private readonly ids: IdGenerator;
+  /**
+   * One stream per account (src/webhooks/id-streams.ts), apart from the records' streams: webhooks
+   * never shift a record's id, and another tenant's webhooks never shift this one's.
+   */
+  private readonly ids: IdStreams;
   private readonly attempts: Attempts;
   private readonly scheduler: Scheduler;
   private closed = false;
@@ -99,8 +102,8 @@ export class WebhookHub {
   private readonly slices: WorkSlices;
 
   constructor(private readonly deps: WebhookHubDeps) {
-    this.ids = new IdGenerator(`webhooks:${deps.seed}`);
-    this.endpointList = new Endpoints(deps.seed, this.ids);
+    this.ids = new IdStreams(deps.seed, (id) => this.endpointList.get(id) !== undefined || this.log.get(id) !== undefined);
+    this.endpointList = new Endpoints(deps.seed);
     this.attempts = new Attempts({
       seed: deps.seed,
       realTime: deps.realTime,
@@ -131,12 +134,12 @@ export class WebhookHub {
   // ---- endpoints ----
 
   createEndpoint(input: NewEndpoint): WebhookEndpoint {
-    return this.endpointList.create(input, this.deps.clockOf(input.accountId).now());
+    return this.endpointList.create(input, this.deps.clockOf(input.accountId).now(), this.ids.of(input.accountId, 'we'));
   }
 
   /**
    * An endpoint of an account loaded from a snapshot (contract §5.3): its id, secret and creation
-   * instant as they were; the hub's stream never makes its id again.
+   * instant as they were; no stream of the hub makes its id again while the world lives.
    */
   restoreEndpoint(endpoint: WebhookEndpoint): void {
     this.ids.reserve([endpoint.id]);
@@ -189,7 +192,7 @@ export class WebhookHub {
   /** `POST /__admin/events`: an event of `type` about a record of the account (or a sample), sent like any other. */
   trigger(account: AccountStore, type: EventType): WebhookEvent {
     const now = this.deps.clockOf(account.id).now();
-    const object = this.deps.sample(type, { account, ids: this.ids, seed: this.deps.seed, now });
+    const object = this.deps.sample(type, { account, ids: this.ids.of(account.id, 'sample'), seed: this.deps.seed, now });
     const queue = this.queueOf(account.id);
     const event = this.raise(queue, type, object, now, NO_ORIGIN, ++this.stamp, true);
     this.scheduler.kick(queue);
@@ -212,7 +215,7 @@ export class WebhookHub {
     const endpoints = this.endpointList.taking(queue.id, type);
     if (endpoints.length === 0 && !always) return undefined;
     const event: WebhookEvent = {
-      id: this.ids.next('evt'),
+      id: this.ids.next(queue.id, 'evt'),
       object: 'event',
       type,
       created_at: isoTimestamp(at),
@@ -240,7 +243,7 @@ export class WebhookHub {
     stamp: number,
   ) {
     const delivery: Delivery = {
-      id: this.ids.next('whd'),
+      id: this.ids.next(queue.id, 'whd'),
       seq: ++this.seq,
       accountId: queue.id,
       endpoint,
@@ -378,7 +381,10 @@ export class WebhookHub {
 
   // ---- accounts and the world ----
 
-  /** Account reset (contract §4.1): its deliveries and watched jobs are gone; its endpoints stay. */
+  /**
+   * Account reset (contract §4.1): its deliveries and watched jobs are gone; its endpoints stay. Its
+   * id streams go on (src/webhooks/id-streams.ts): an event id is never given twice to a receiver.
+   */
   resetAccount(accountId: string): void {
     const old = this.accounts.get(accountId);
     if (!old) return;
@@ -390,6 +396,7 @@ export class WebhookHub {
   /** Account deletion: its endpoints, deliveries and watched jobs are gone. */
   deleteAccount(accountId: string): void {
     this.endpointList.deleteAccount(accountId);
+    this.ids.forget(accountId);
     const old = this.accounts.get(accountId);
     if (!old) return;
     this.log.forgetAccount(accountId);
