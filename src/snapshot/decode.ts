@@ -7,6 +7,8 @@
  */
 import { isInClockRange, parseInstant } from '../clock/virtual-clock.js';
 import { isEventType } from '../operations/event-types.js';
+import { endpointBudgetProblem } from '../webhooks/endpoints.js';
+import type { WebhookEndpoint } from '../webhooks/records.js';
 import { RECORD_COLLECTIONS, RECORD_OBJECTS, SNAPSHOT_VERSION, type AccountSnapshot } from './shape.js';
 
 /** A damaged or unsupported snapshot: `path` names the member, `message` says what is wrong. */
@@ -151,5 +153,8 @@ export function decodeSnapshot(raw: unknown): AccountSnapshot {
   records(top.webhook_endpoints, 'snapshot.webhook_endpoints', 'webhook_endpoint', (endpoint, at) =>
     checkEndpoint(endpoint, at, accountId),
   );
+  // An account loaded is held to the endpoint budget of any other (src/webhooks/endpoints.ts).
+  const overBudget = endpointBudgetProblem(top.webhook_endpoints as WebhookEndpoint[]);
+  if (overBudget !== undefined) fail('snapshot.webhook_endpoints', overBudget);
   return raw as AccountSnapshot;
 }

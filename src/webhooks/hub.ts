@@ -150,9 +150,18 @@ export class WebhookHub {
     return this.endpointList.get(id);
   }
 
-  /** Oldest first; one account's, or every account's. */
+  /** Oldest first; one account's (src/webhooks/endpoints.ts bounds them), or every account's (unbounded: the admin API pages them with `endpointPage`). */
   endpoints(accountId?: string): WebhookEndpoint[] {
     return this.endpointList.list(accountId);
+  }
+
+  /** A page of endpoints, oldest first, one account's or every account's; undefined when `startingAfter` is not among them. */
+  endpointPage(
+    accountId: string | undefined,
+    limit: number,
+    startingAfter?: string,
+  ): { data: WebhookEndpoint[]; hasMore: boolean } | undefined {
+    return this.endpointList.page(accountId, limit, startingAfter);
   }
 
   /** Gone, with its pending deliveries: they end `failed` and are never attempted again. */
