@@ -16,11 +16,17 @@
  * the log, the id stream and the stamp that orders causes; split, each half would reach into the other's state.
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
-import { DEFAULT_DELIVERY_LOG_BUDGET, DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET, DEFAULT_WEBHOOK_RESPONSE_LIMIT } from '../config/options.js';
+import {
+  DEFAULT_DELIVERY_LOG_BUDGET,
+  DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET,
+  DEFAULT_WEBHOOK_CONCURRENCY,
+  DEFAULT_WEBHOOK_RESPONSE_LIMIT,
+} from '../config/options.js';
 import type { EventType, SampleContext } from '../operations/event-types.js';
 import type { JobRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { AccountQueue, NO_STAMP, type Delivery } from './account-queue.js';
+import { AttemptSlots } from './attempt-slots.js';
 import { Attempts, recordAttempt } from './attempts.js';
 import { deliveryFilter, deliveryView, listPage, type DeliveryFilter } from './delivery-listing.js';
 
@@ -65,6 +71,8 @@ export interface WebhookHubDeps {
   deliveryLogSandboxBudget?: number;
   /** Bytes of a receiver's answer read (src/webhooks/transport.ts). */
   responseLimit?: number;
+  /** Attempts in flight at once, sandbox-wide (src/webhooks/attempt-slots.ts). */
+  concurrency?: number;
   /** Real ms of webhook work per turn of the event loop (default SLICE_BUDGET_MS). */
   sliceBudgetMs?: number;
   /** Told when a delivery will not be attempted again; read as each one ends, nothing is built while it is undefined. */
@@ -94,6 +102,7 @@ export class WebhookHub {
    */
   private readonly ids: IdStreams;
   private readonly attempts: Attempts;
+  private readonly slots: AttemptSlots;
   private readonly scheduler: Scheduler;
   private closed = false;
   private seq = 0;
@@ -110,6 +119,7 @@ export class WebhookHub {
       timeoutMs: deps.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
       responseLimit: deps.responseLimit ?? DEFAULT_WEBHOOK_RESPONSE_LIMIT,
     });
+    this.slots = new AttemptSlots(deps.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY);
     const budget = {
       count: deps.deliveryLogSize ?? DEFAULT_DELIVERY_LOG_SIZE,
       bytes: deps.deliveryLogBudget ?? DEFAULT_DELIVERY_LOG_BUDGET,
@@ -361,15 +371,27 @@ export class WebhookHub {
     }
   }
 
+  /**
+   * One attempt, once it has one of the sandbox's slots (src/webhooks/attempt-slots.ts, round-robin
+   * between accounts); its deadline runs from then. Whatever happened while it waited (its account
+   * reset or deleted, its endpoint deleted, the delivery dropped from the log) is looked at again
+   * before anything is sent.
+   */
   private async attempt(queue: AccountQueue, delivery: Delivery, at: number): Promise<void> {
-    const outcome = await this.attempts.send(delivery);
-    // Reset, deleted or closed meanwhile: the answer belongs to a state nobody can see any more.
-    if (!this.isCurrent(queue) || !this.log.holds(delivery)) return;
-    // Ended already when its endpoint was deleted during the attempt: told once, then.
-    const wasPending = delivery.status === 'pending';
-    const next = recordAttempt(delivery, at, outcome);
-    if (next !== undefined) queue.due.put(next, delivery);
-    else if (wasPending) this.ended(delivery);
+    if (!(await this.slots.acquire(queue.id))) return;
+    try {
+      if (!this.isCurrent(queue) || !this.log.holds(delivery) || delivery.status !== 'pending') return;
+      const outcome = await this.attempts.send(delivery);
+      // Reset, deleted or closed meanwhile: the answer belongs to a state nobody can see any more.
+      if (!this.isCurrent(queue) || !this.log.holds(delivery)) return;
+      // Ended already when its endpoint was deleted during the attempt: told once, then.
+      const wasPending = delivery.status === 'pending';
+      const next = recordAttempt(delivery, at, outcome);
+      if (next !== undefined) queue.due.put(next, delivery);
+      else if (wasPending) this.ended(delivery);
+    } finally {
+      this.slots.release();
+    }
   }
 
   private ended(delivery: Delivery, endpointDeleted = false): void {
@@ -419,6 +441,7 @@ export class WebhookHub {
     this.scheduler.close();
     // Slices waiting stop: the drains see the hub closed, and the clock calls waiting answer.
     this.slices.close();
+    this.slots.close();
     this.attempts.close();
   }
 
