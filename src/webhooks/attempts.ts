@@ -2,7 +2,9 @@
  * Attempting a delivery (contract §4.3): signed with its endpoint's secret (or, under the
  * `wrong_secret` twist, one that is not), sent over HTTP within the attempt deadline, and its
  * outcome written into the delivery with its next retry, if any. The attempts of one hub share its
- * keep-alive pools and its abort signal, so a reset or a close ends them all.
+ * keep-alive pools and its abort signal, so a reset or a close ends them all. An attempt is sent
+ * once the hub gave it a slot (src/webhooks/attempt-slots.ts), so its deadline, which starts here,
+ * never includes the wait for one.
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import type { Delivery } from './account-queue.js';

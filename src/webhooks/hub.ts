@@ -3,7 +3,8 @@
  * attempts. Reset replaces the world and so the hub; `close()` stops the old one for good (its timer
  * cleared, attempts in flight aborted), so nothing of it ever writes into the new world.
  *
- * One concept per module: the endpoints (endpoints.ts), each account's queue (account-queue.ts),
+ * One concept per module: the endpoints and their bounds (endpoints.ts), the ids (id-streams.ts),
+ * the sandbox's attempt slots (attempt-slots.ts), each account's queue (account-queue.ts),
  * when work runs (scheduler.ts, on the account clocks, from one timer for the world), the bounded
  * log and its listings (delivery-log.ts, delivery-listing.ts), the attempt (transport.ts, signing.ts,
  * retry-schedule.ts) and the twists the scenarios offer (twists.ts). What an event carries is the
@@ -12,8 +13,10 @@
  * ends, attempts started) runs in slices that yield to the event loop (src/webhooks/work-slices.ts),
  * so no amount of it delays another tenant's request for long.
  *
- * Whole at ~380 lines on purpose: raising an event and draining the account's work share the queue,
- * the log, the id stream and the stamp that orders causes; split, each half would reach into the other's state.
+ * Whole at ~470 lines on purpose: raising an event and draining the account's work share the queue,
+ * the log, the id streams, the attempt slots and the stamp that orders causes; split, each half would
+ * reach into the other's state. (Ids, slots and endpoints are modules of their own: id-streams.ts,
+ * attempt-slots.ts, endpoints.ts; the hub only wires them to the queue and the log.)
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
 import {
