@@ -144,6 +144,34 @@ describe('webhook attempts are capped sandbox-wide and shared fairly between acc
   });
 });
 
+describe('many attempts in flight', () => {
+  it('more than ten attempts in flight at once print no listener-leak warning on stderr', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const s = sandbox({ webhookTimeout: 600_000 });
+      const holder = await holdingReceiver();
+      const accounts: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const id = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+        await s.endpoint(holder.url, {}, id);
+        accounts.push(id);
+      }
+      for (const id of accounts) await s.trigger('inbox.updated', id);
+      await holder.arrivals(12);
+      expect(holder.held).toBe(12);
+      while (holder.held > 0) holder.releaseOne();
+      await s.advance(0);
+      // A warning is emitted on the next tick of the emitting code: one more turn lets it arrive.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
+
 describe('attempt slots', () => {
   it('hand freed slots round-robin between the accounts waiting, each account its own line oldest first', async () => {
     const slots = new AttemptSlots(1);
