@@ -114,7 +114,7 @@ export function createAppWithOperations(
   const app = new Koa<SandboxState, { sandbox: Sandbox }>() as MockApp;
   app.sandbox = sandbox;
   app.context.sandbox = sandbox;
-  app.openapi = new OpenApiPublisher(operations, () => deprecationPredicate(sandbox));
+  app.openapi = new OpenApiPublisher(operations, () => deprecationPredicate(sandbox), { webhookTimeoutMs: resolved.webhookTimeoutMs });
   app.responseObservers = new Set(options.onResponse ? [options.onResponse] : []);
   app.heldConnections = new HeldConnections();
   app.delays = new ArtificialDelays();

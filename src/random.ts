@@ -91,22 +91,34 @@ export class IdGenerator {
    */
   private reserved: Set<string> | undefined;
 
-  constructor(seed: number | string) {
+  /**
+   * `taken`, when given, names values in use elsewhere that a draw must skip too: a stream of one
+   * tenant among several (src/webhooks/id-streams.ts) skips what the others hold, so ids stay unique
+   * across the world. Skipping is deterministic as long as what `taken` says is.
+   */
+  constructor(
+    seed: number | string,
+    private readonly taken?: (value: string) => boolean,
+  ) {
     this.prng = new Prng(`ids:${seed}`);
   }
 
   next(prefix: string): string {
     let id: string;
     do id = `${prefix}_${randomString(this.prng, 24)}`;
-    while (this.reserved?.has(id));
+    while (this.skips(id));
     return id;
   }
 
   secret(prefix: string): string {
     let secret: string;
     do secret = `${prefix}${randomString(this.prng, 32)}`;
-    while (this.reserved?.has(secret));
+    while (this.skips(secret));
     return secret;
+  }
+
+  private skips(value: string): boolean {
+    return this.reserved?.has(value) === true || this.taken?.(value) === true;
   }
 
   /** Never makes these (ids or secrets) from now on. */

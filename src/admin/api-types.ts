@@ -213,7 +213,7 @@ export interface AdminRoutes {
   'GET /coverage': { query: { account_id?: string }; answer: CoverageView };
   'DELETE /coverage': { answer: { object: 'coverage'; deleted: true } };
   'POST /webhook_endpoints': { body: CreateEndpointInput; answer: WebhookEndpoint };
-  'GET /webhook_endpoints': { query: { account_id?: string }; answer: ListPage<WebhookEndpoint> };
+  'GET /webhook_endpoints': { query: { account_id?: string; limit?: number; starting_after?: string }; answer: ListPage<WebhookEndpoint> };
   'GET /webhook_endpoints/{id}': { params: Id; answer: WebhookEndpoint };
   'DELETE /webhook_endpoints/{id}': { params: Id; answer: Deleted<'webhook_endpoint'> };
   'GET /webhook_deliveries': { query: DeliveryQuery; answer: ListPage<WebhookDeliveryView> };

@@ -201,7 +201,8 @@ export class AdminClient {
   /** Contract §4.3: endpoints, the delivery log and triggered events. */
   readonly webhooks = {
     createEndpoint: (input: CreateEndpointInput) => this.call('POST /webhook_endpoints', { body: input }),
-    listEndpoints: (query: { account_id?: string } = {}) => this.call('GET /webhook_endpoints', { query }),
+    listEndpoints: (query: { account_id?: string; limit?: number; starting_after?: string } = {}) =>
+      this.call('GET /webhook_endpoints', { query }),
     getEndpoint: (id: string) => this.call('GET /webhook_endpoints/{id}', { params: { id } }),
     deleteEndpoint: (id: string) => this.call('DELETE /webhook_endpoints/{id}', { params: { id } }),
     deliveries: (query: DeliveryQuery = {}) => this.call('GET /webhook_deliveries', { query }),

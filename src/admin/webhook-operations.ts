@@ -3,11 +3,13 @@
  * queries are validated like every admin route (400 unknown or missing fields, 422 bad values, 404
  * unknown account or id), so a mistyped filter answers the envelope instead of an empty list.
  */
-import { resourceMissing, validationFailed } from '../errors/api-error.js';
+import { ApiError, resourceMissing, validationFailed } from '../errors/api-error.js';
+import { MESSAGES } from '../errors/messages.js';
 import { EVENT_TYPES } from '../operations/event-types.js';
 import type { JsonSchema } from '../operations/types.js';
 import { isAbsoluteHttpUrl } from '../operations/urls.js';
 import type { DeliveryFilter } from '../webhooks/hub.js';
+import { MAX_ENDPOINTS_PER_ACCOUNT } from '../webhooks/endpoints.js';
 import { SECRET_PATTERN } from '../webhooks/signing.js';
 import { accountOr404 } from './account-state.js';
 import { deletedSchema, listSchema, webhookDeliverySchema, webhookEndpointSchema, webhookEventSchema } from './answer-schemas.js';
@@ -30,10 +32,17 @@ const createEndpointSchema: JsonSchema = {
   },
 };
 
+/** `limit` of the endpoint listing: as the journal's (an account has at most MAX_ENDPOINTS_PER_ACCOUNT, the default). */
+export const ENDPOINT_PAGE = { default: MAX_ENDPOINTS_PER_ACCOUNT, max: 1000 } as const;
+
 const listEndpointsSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { account_id: accountId },
+  properties: {
+    account_id: accountId,
+    starting_after: { type: 'string', minLength: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: ENDPOINT_PAGE.max, default: ENDPOINT_PAGE.default },
+  },
 };
 
 const listDeliveriesSchema: JsonSchema = {
@@ -80,7 +89,7 @@ export const WEBHOOK_OPERATIONS = [
     route: 'POST /webhook_endpoints',
     summary: 'Register a webhook endpoint of an account',
     description:
-      'Any host is accepted, loopback and private addresses included. A `url` that is not absolute `http(s)` (or holds credentials) is 422, an unknown account 404.',
+      'Any host is accepted, loopback and private addresses included. A `url` that is not absolute `http(s)` (or holds credentials) is 422, an unknown account 404. An account keeps at most 100 endpoints and 128 KiB of them (their JSON): one more is 422 naming `account_id` (docs/webhooks.md).',
     client: ['admin.webhooks.createEndpoint()'],
     body: createEndpointSchema,
     answer: { status: 201, description: 'The endpoint, with its `secret`.', schema: webhookEndpointSchema },
@@ -100,19 +109,23 @@ export const WEBHOOK_OPERATIONS = [
   adminOperation({
     route: 'GET /webhook_endpoints',
     summary: 'List webhook endpoints',
-    description: 'Oldest first; an unknown account is 404.',
-    client: ['admin.webhooks.listEndpoints({ account_id })'],
+    description: `Oldest first, \`limit\` at a time (default ${ENDPOINT_PAGE.default}, the most an account may have; at most ${ENDPOINT_PAGE.max}), after the endpoint \`starting_after\`. An unknown account is 404; a \`starting_after\` not in the list (deleted since, or another account's) is 400.`,
+    client: ['admin.webhooks.listEndpoints({ account_id, limit, starting_after })'],
     query: listEndpointsSchema,
     answer: {
       status: 200,
-      description: 'Every endpoint (of the account).',
+      description: 'A page of endpoints (of the account).',
       schema: listSchema(webhookEndpointSchema, 'WebhookEndpointList'),
     },
     errors: [404],
     handler: (ctx, request) => {
-      const { account_id } = request.query;
+      const { account_id, starting_after } = request.query;
+      // The kit filled in the default `limit`.
+      const limit = request.query.limit ?? ENDPOINT_PAGE.default;
       if (account_id !== undefined) accountOr404(ctx, account_id, 'account_id');
-      return { object: 'list', data: ctx.sandbox.world.webhooks.endpoints(account_id), has_more: false };
+      const page = ctx.sandbox.world.webhooks.endpointPage(account_id, limit, starting_after);
+      if (!page) throw new ApiError('bad_request', { param: 'starting_after', message: MESSAGES.unknownCursor(starting_after!) });
+      return { object: 'list', data: page.data, has_more: page.hasMore };
     },
   }),
   adminOperation({

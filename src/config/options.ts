@@ -60,6 +60,11 @@ export interface MockOptions {
    */
   webhookTimeout?: number;
   /**
+   * Webhook attempts in flight at once, sandbox-wide, shared round-robin between accounts
+   * (docs/webhooks.md "Isolation"); waiting for a slot does not count toward `webhookTimeout`. Default 256.
+   */
+  webhookConcurrency?: number;
+  /**
    * Bytes of webhook deliveries kept per account (README "Testing your webhook receiver"): bytes or
    * `16MiB`. Over it the oldest go first; a pending one that goes is never sent. Default 16 MiB.
    */
@@ -114,6 +119,7 @@ export interface ResolvedOptions {
   allowedHosts: string[];
   shutdownGraceMs: number;
   webhookTimeoutMs: number;
+  webhookConcurrency: number;
   deliveryLogBudget: number;
   deliveryLogSandboxBudget: number;
   webhookResponseLimit: number;
@@ -144,6 +150,22 @@ export function parseWebhookTimeout(value: unknown, setting = 'webhook-timeout')
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_WEBHOOK_TIMEOUT_MS) {
     throw new ConfigError(setting, `expected an integer from 1 to ${MAX_WEBHOOK_TIMEOUT_MS} (milliseconds), got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/**
+ * Default and bound of `webhookConcurrency`. The bound is the hub's connection pool size
+ * (src/webhooks/transport.ts, 512 sockets): above it, attempts would wait inside the pool with their
+ * deadline running.
+ */
+export const DEFAULT_WEBHOOK_CONCURRENCY = 256;
+export const MAX_WEBHOOK_CONCURRENCY = 512;
+
+export function parseWebhookConcurrency(value: unknown, setting = 'webhook-concurrency'): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_WEBHOOK_CONCURRENCY) {
+    throw new ConfigError(setting, `expected an integer from 1 to ${MAX_WEBHOOK_CONCURRENCY}, got ${JSON.stringify(value)}`);
   }
   return n;
 }
@@ -358,6 +380,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     allowedHosts: options.allowedHosts === undefined ? [] : parseAllowedHosts(options.allowedHosts),
     shutdownGraceMs: parseShutdownGrace(options.shutdownGrace ?? DEFAULT_SHUTDOWN_GRACE_MS),
     webhookTimeoutMs: parseWebhookTimeout(options.webhookTimeout ?? DEFAULT_WEBHOOK_TIMEOUT_MS),
+    webhookConcurrency: parseWebhookConcurrency(options.webhookConcurrency ?? DEFAULT_WEBHOOK_CONCURRENCY),
     deliveryLogBudget: parseByteBudget(options.deliveryLogBudget ?? DEFAULT_DELIVERY_LOG_BUDGET, 'delivery-log-budget'),
     deliveryLogSandboxBudget: parseByteBudget(
       options.deliveryLogSandboxBudget ?? DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET,

@@ -15,6 +15,7 @@ import {
   parseReportPath,
   parseFindingsRules,
   parseShutdownGrace,
+  parseWebhookConcurrency,
   parseWebhookTimeout,
   type MockOptions,
 } from './options.js';
@@ -118,6 +119,13 @@ export const SETTINGS: Setting[] = [
     option: 'webhookTimeout',
     default: '10000',
     description: 'real ms a webhook attempt may take before it counts as failed',
+  },
+  {
+    flag: 'webhook-concurrency',
+    env: 'MOCK_WEBHOOK_CONCURRENCY',
+    option: 'webhookConcurrency',
+    default: '256',
+    description: 'webhook attempts in flight at once, sandbox-wide, shared round-robin between accounts',
   },
   {
     flag: 'delivery-log-budget',
@@ -273,6 +281,9 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
           break;
         case 'webhookTimeout':
           options.webhookTimeout = parseWebhookTimeout(value, name);
+          break;
+        case 'webhookConcurrency':
+          options.webhookConcurrency = parseWebhookConcurrency(value, name);
           break;
         case 'journalBudget':
         case 'idempotencyBudget':

@@ -12,7 +12,7 @@ import { tagObject } from './tags.js';
 import { errorResponse, errorStatuses, successResponse } from './responses.js';
 import { WEBHOOK_EVENTS } from '../resources/index.js';
 import { eventSchema } from '../webhooks/event-schema.js';
-import { ATTEMPT_TIMEOUT_MS } from '../webhooks/retry-schedule.js';
+import { ATTEMPT_TIMEOUT_MS, deadlineText } from '../webhooks/retry-schedule.js';
 
 /** Spec §9.1: the API description carries version 1.0.0. */
 export const API_VERSION = '1.0.0';
@@ -24,6 +24,8 @@ export interface DocumentOptions {
   isDeprecated?: DeprecationPredicate;
   /** `servers[0].url`; the API lives under `/v1` of whatever origin serves the document. */
   serverUrl?: string;
+  /** Real ms a webhook attempt may take (the `webhookTimeout` option), said in each webhook's text; 10 s by default. */
+  webhookTimeoutMs?: number;
 }
 
 export type OpenApiDocument = Record<string, unknown> & {
@@ -156,7 +158,7 @@ const WEBHOOK_HEADERS = [
  * very response schema the API answers with (each resource's webhook-events.ts), hoisted into the same
  * components, so a generated client types the receiver's input like the API's answers.
  */
-function webhookObjects(registry: SchemaRegistry): Record<string, unknown> {
+function webhookObjects(registry: SchemaRegistry, timeoutMs: number): Record<string, unknown> {
   const webhooks: Record<string, unknown> = {};
   for (const info of WEBHOOK_EVENTS) {
     const schema = eventSchema(info);
@@ -164,7 +166,7 @@ function webhookObjects(registry: SchemaRegistry): Record<string, unknown> {
       post: {
         operationId: `${info.type.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase())}Webhook`,
         summary: info.type,
-        description: `${info.description}\n\nAny 2xx answer within ${ATTEMPT_TIMEOUT_MS / 1000} s acknowledges it; anything else is retried (contract §4.3).`,
+        description: `${info.description}\n\nAny 2xx answer within ${deadlineText(timeoutMs)} acknowledges it; anything else is retried (contract §4.3).`,
         tags: [WEBHOOK_TAG],
         security: [],
         parameters: WEBHOOK_HEADERS.map(({ name, description, pattern }) => ({
@@ -202,7 +204,7 @@ export function buildOpenApiDocument(operations: readonly OperationDef[], option
     (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, deprecated, registry);
     if (!tags.includes(op.tag)) tags.push(op.tag);
   }
-  const webhooks = webhookObjects(registry);
+  const webhooks = webhookObjects(registry, options.webhookTimeoutMs ?? ATTEMPT_TIMEOUT_MS);
   tags.push(WEBHOOK_TAG);
   return {
     openapi: OPENAPI_VERSION,

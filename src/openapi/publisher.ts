@@ -12,7 +12,7 @@ import type { OperationDef } from '../operations/types.js';
 import { isKeyExpired } from '../http/authenticate.js';
 import { identifyCaller } from '../http/identify-caller.js';
 import { callerDeprecationPredicate, type DeprecationPredicate } from './deprecation.js';
-import { buildOpenApiDocument, type OpenApiDocument } from './document.js';
+import { buildOpenApiDocument, type DocumentOptions, type OpenApiDocument } from './document.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 
@@ -32,6 +32,8 @@ export class OpenApiPublisher {
     private readonly operations: readonly OperationDef[],
     /** Asked on every use, so run-time deprecation shows at once. */
     private readonly isDeprecated: () => DeprecationPredicate,
+    /** What the document says that does not change while the app lives (the webhook attempt deadline). */
+    private readonly fixed: Pick<DocumentOptions, 'webhookTimeoutMs'> = {},
   ) {}
 
   /** The sandbox-wide document as it stands now; the same object while nothing it depends on has changed. */
@@ -52,7 +54,7 @@ export class OpenApiPublisher {
     if (published) {
       this.cached.delete(key);
     } else {
-      const document = buildOpenApiDocument(this.operations, { isDeprecated });
+      const document = buildOpenApiDocument(this.operations, { ...this.fixed, isDeprecated });
       published = { document, json: JSON.stringify(document) };
       if (this.cached.size >= KEPT_DOCUMENTS) this.cached.delete(this.cached.keys().next().value!);
     }

@@ -145,6 +145,7 @@ export class World {
       sample: (type, context) => webhookEvent(type).sample(context),
       jobEvent: (job) => endedJobEvent(job, options.seed),
       attemptTimeoutMs: options.webhookTimeoutMs,
+      concurrency: options.webhookConcurrency,
       deliveryLogBudget: options.deliveryLogBudget,
       deliveryLogSandboxBudget: options.deliveryLogSandboxBudget,
       responseLimit: options.webhookResponseLimit,

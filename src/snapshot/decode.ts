@@ -19,6 +19,8 @@ import type { JsonSchema } from '../operations/types.js';
 import { compileDataSchema, describeSchemaError, fieldName } from '../operations/validation.js';
 import { checkIntegrity } from './integrity.js';
 import { RECORD_SCHEMAS, SNAPSHOT_ENDPOINT_SCHEMA, SNAPSHOT_JOB_SCHEMA, SNAPSHOT_KEY_SCHEMA } from './record-schemas.js';
+import { endpointBudgetProblem } from '../webhooks/endpoints.js';
+import type { WebhookEndpoint } from '../webhooks/records.js';
 import { RECORD_COLLECTIONS, RECORD_OBJECTS, SNAPSHOT_VERSION, type AccountSnapshot } from './shape.js';
 import { fail, type Json } from './snapshot-problem.js';
 
@@ -149,6 +151,9 @@ export function decodeSnapshot(raw: unknown): AccountSnapshot {
   records(top.jobs, 'snapshot.jobs', 'job', SNAPSHOT_JOB_SCHEMA);
   records(top.webhook_endpoints, 'snapshot.webhook_endpoints', 'webhook_endpoint', SNAPSHOT_ENDPOINT_SCHEMA);
   (top.webhook_endpoints as Json[]).forEach((endpoint, index) => checkEndpoint(endpoint, `snapshot.webhook_endpoints.${index}`, accountId));
+  // An account loaded is held to the endpoint budget of any other (src/webhooks/endpoints.ts).
+  const overBudget = endpointBudgetProblem(top.webhook_endpoints as WebhookEndpoint[]);
+  if (overBudget !== undefined) fail('snapshot.webhook_endpoints', overBudget);
 
   const snapshot = raw as AccountSnapshot;
   checkIntegrity(snapshot);

@@ -2,9 +2,13 @@
  * Attempting a delivery (contract §4.3): signed with its endpoint's secret (or, under the
  * `wrong_secret` twist, one that is not), sent over HTTP within the attempt deadline, and its
  * outcome written into the delivery with its next retry, if any. The attempts of one hub share its
- * keep-alive pools and its abort signal, so a reset or a close ends them all.
+ * keep-alive pools and its abort signal, so a reset or a close ends them all. An attempt is sent
+ * once the hub gave it a slot (src/webhooks/attempt-slots.ts), so its deadline, which starts here,
+ * never includes the wait for one.
  */
+import { setMaxListeners } from 'node:events';
 import { isoTimestamp } from '../clock/virtual-clock.js';
+import { MAX_WEBHOOK_CONCURRENCY } from '../config/options.js';
 import type { Delivery } from './account-queue.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { signatureHeaders, wrongSecret } from './signing.js';
@@ -23,7 +27,11 @@ export class Attempts {
   private readonly abort = new AbortController();
   private readonly connections = new Connections();
 
-  constructor(private readonly settings: AttemptSettings) {}
+  constructor(private readonly settings: AttemptSettings) {
+    // Each attempt in flight listens to the one signal; the slots (at most MAX_WEBHOOK_CONCURRENCY)
+    // bound them, so Node's warning at 10 listeners would only be noise on stderr.
+    setMaxListeners(MAX_WEBHOOK_CONCURRENCY + 1, this.abort.signal);
+  }
 
   send(delivery: Delivery): Promise<AttemptOutcome> {
     const { seed, realTime, timeoutMs, responseLimit } = this.settings;

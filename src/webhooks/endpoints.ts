@@ -1,9 +1,22 @@
-/** The webhook endpoints of a world (contract §4.3), per account and by id. An account reset keeps them; its deletion drops them. */
+/**
+ * The webhook endpoints of a world (contract §4.3), per account and by id. An account reset keeps them; its deletion drops them.
+ *
+ * Bounded per account, in count and in bytes (docs/webhooks.md "Endpoints"): a tenant looping over
+ * `POST /__admin/webhook_endpoints` cannot grow memory, nor the work of every event it raises (each
+ * endpoint taking it gets a delivery), without bound. The bounds are constants, not settings: an
+ * account needs a handful of endpoints, and 100 is many times that.
+ */
 import { isoTimestamp } from '../clock/virtual-clock.js';
+import { validationFailed } from '../errors/api-error.js';
 import type { EventType } from '../operations/event-types.js';
 import type { IdGenerator } from '../random.js';
 import { acceptsType, type EventFilter, type WebhookEndpoint } from './records.js';
-import { endpointSecret } from './signing.js';
+import { endpointSecret, SECRET_PREFIX } from './signing.js';
+
+/** Endpoints an account keeps at most. */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 100;
+/** UTF-8 bytes of an account's endpoints (as the admin API shows them, JSON) kept at most: about 55 with URLs of 2,048 characters. */
+export const MAX_ENDPOINT_BYTES_PER_ACCOUNT = 128 * 1024;
 
 export interface NewEndpoint {
   accountId: string;
@@ -12,37 +25,78 @@ export interface NewEndpoint {
   secret?: string | undefined;
 }
 
+/** An account's endpoints, oldest first (a Map keeps insertion order), and the bytes they take. */
+interface AccountEndpoints {
+  readonly byId: Map<string, WebhookEndpoint>;
+  bytes: number;
+}
+
+/** What an endpoint costs: its JSON as the admin API shows it. */
+function sizeOf(endpoint: WebhookEndpoint): number {
+  return Buffer.byteLength(JSON.stringify(endpoint));
+}
+
+/** The length of a drawn id (`we_` + 24) and of a drawn secret (`whsec_` + base64 of 24 bytes). */
+const DRAWN_ID_PLACEHOLDER = `we_${'0'.repeat(24)}`;
+const DRAWN_SECRET_PLACEHOLDER = `${SECRET_PREFIX}${'0'.repeat(32)}`;
+
 export class Endpoints {
-  /** Per account, oldest first (a Map keeps insertion order). */
-  private readonly byAccount = new Map<string, Map<string, WebhookEndpoint>>();
+  private readonly byAccount = new Map<string, AccountEndpoints>();
   private readonly byId = new Map<string, WebhookEndpoint>();
 
-  constructor(
-    private readonly seed: string,
-    private readonly ids: IdGenerator,
-  ) {}
+  constructor(private readonly seed: string) {}
 
-  create(input: NewEndpoint, now: number): WebhookEndpoint {
-    const id = this.ids.next('we');
+  /**
+   * A new endpoint, its id drawn from `ids` (the account's stream), its secret derived from the id
+   * unless given. Over the account's budget: 422 naming `account_id`, before any id is drawn (a
+   * refused call changes nothing, the account's id stream included).
+   */
+  create(input: NewEndpoint, now: number, ids: IdGenerator): WebhookEndpoint {
     const endpoint: WebhookEndpoint = {
-      id,
+      id: DRAWN_ID_PLACEHOLDER,
       object: 'webhook_endpoint',
       account_id: input.accountId,
       url: input.url,
       events: [...input.events],
-      secret: input.secret ?? endpointSecret(this.seed, id),
+      secret: input.secret ?? DRAWN_SECRET_PLACEHOLDER,
       status: 'enabled',
       created_at: isoTimestamp(now),
     };
+    this.checkRoom(input.accountId, sizeOf(endpoint));
+    endpoint.id = ids.next('we');
+    endpoint.secret = input.secret ?? endpointSecret(this.seed, endpoint.id);
     this.restore(endpoint);
     return endpoint;
   }
 
-  /** Files an endpoint as it was (an account loaded from a snapshot, contract §5.3). */
+  private checkRoom(accountId: string, bytes: number): void {
+    const mine = this.byAccount.get(accountId);
+    const count = mine?.byId.size ?? 0;
+    const used = mine?.bytes ?? 0;
+    if (count >= MAX_ENDPOINTS_PER_ACCOUNT) {
+      throw validationFailed({
+        account_id: [`has ${count} webhook endpoints, the most an account may have (${MAX_ENDPOINTS_PER_ACCOUNT}): delete one first`],
+      });
+    }
+    if (used + bytes > MAX_ENDPOINT_BYTES_PER_ACCOUNT) {
+      throw validationFailed({
+        account_id: [
+          `its webhook endpoints take ${used} bytes; this one (${bytes} bytes) would pass the ${MAX_ENDPOINT_BYTES_PER_ACCOUNT} bytes an account may keep: delete one first, or use a shorter url`,
+        ],
+      });
+    }
+  }
+
+  /**
+   * Files an endpoint as it was (an account loaded from a snapshot, contract §5.3). Not refused over
+   * the budget: a snapshot holds what its account had (decode checks the budget), and the reset of
+   * a loaded account brings back its endpoints deleted since beside those made since.
+   */
   restore(endpoint: WebhookEndpoint): void {
     let mine = this.byAccount.get(endpoint.account_id);
-    if (!mine) this.byAccount.set(endpoint.account_id, (mine = new Map<string, WebhookEndpoint>()));
-    mine.set(endpoint.id, endpoint);
+    if (!mine) this.byAccount.set(endpoint.account_id, (mine = { byId: new Map<string, WebhookEndpoint>(), bytes: 0 }));
+    mine.byId.set(endpoint.id, endpoint);
+    mine.bytes += sizeOf(endpoint);
     this.byId.set(endpoint.id, endpoint);
   }
 
@@ -50,14 +104,35 @@ export class Endpoints {
     return this.byId.get(id);
   }
 
-  /** Oldest first; one account's, or every account's. */
+  /**
+   * Oldest first, one account's or every account's: at most `limit` after the endpoint
+   * `startingAfter` (which must be in the list: undefined when it is not), and whether more are left.
+   * Walks the list without copying it.
+   */
+  page(accountId: string | undefined, limit: number, startingAfter?: string): { data: WebhookEndpoint[]; hasMore: boolean } | undefined {
+    const all = accountId === undefined ? this.byId : (this.byAccount.get(accountId)?.byId ?? new Map<string, WebhookEndpoint>());
+    if (startingAfter !== undefined && !all.has(startingAfter)) return undefined;
+    const data: WebhookEndpoint[] = [];
+    let started = startingAfter === undefined;
+    for (const [id, endpoint] of all) {
+      if (!started) {
+        started = id === startingAfter;
+        continue;
+      }
+      if (data.length === limit) return { data, hasMore: true };
+      data.push(endpoint);
+    }
+    return { data, hasMore: false };
+  }
+
+  /** Oldest first: one account's (at most MAX_ENDPOINTS_PER_ACCOUNT, besides a loaded account's), or every account's. */
   list(accountId?: string): WebhookEndpoint[] {
-    if (accountId !== undefined) return [...(this.byAccount.get(accountId)?.values() ?? [])];
-    return [...this.byId.values()];
+    if (accountId === undefined) return [...this.byId.values()];
+    return [...(this.byAccount.get(accountId)?.byId.values() ?? [])];
   }
 
   count(accountId: string): number {
-    return this.byAccount.get(accountId)?.size ?? 0;
+    return this.byAccount.get(accountId)?.byId.size ?? 0;
   }
 
   /** The account's endpoints that take events of `type`, oldest first. */
@@ -66,7 +141,7 @@ export class Endpoints {
   }
 
   takes(accountId: string, type: EventType): boolean {
-    for (const endpoint of this.byAccount.get(accountId)?.values() ?? []) if (acceptsType(endpoint.events, type)) return true;
+    for (const endpoint of this.byAccount.get(accountId)?.byId.values() ?? []) if (acceptsType(endpoint.events, type)) return true;
     return false;
   }
 
@@ -76,14 +151,27 @@ export class Endpoints {
     if (!endpoint) return undefined;
     this.byId.delete(id);
     const mine = this.byAccount.get(endpoint.account_id);
-    mine?.delete(id);
-    if (mine?.size === 0) this.byAccount.delete(endpoint.account_id);
+    if (mine) {
+      mine.byId.delete(id);
+      mine.bytes -= sizeOf(endpoint);
+      if (mine.byId.size === 0) this.byAccount.delete(endpoint.account_id);
+    }
     return endpoint;
   }
 
   /** Account deletion: its endpoints are gone. */
   deleteAccount(accountId: string): void {
-    for (const id of this.byAccount.get(accountId)?.keys() ?? []) this.byId.delete(id);
+    for (const id of this.byAccount.get(accountId)?.byId.keys() ?? []) this.byId.delete(id);
     this.byAccount.delete(accountId);
   }
+}
+
+/** Whether `endpoints` (a snapshot's) fit one account's budget; the problem, if not. */
+export function endpointBudgetProblem(endpoints: readonly WebhookEndpoint[]): string | undefined {
+  if (endpoints.length > MAX_ENDPOINTS_PER_ACCOUNT)
+    return `holds ${endpoints.length} endpoints; an account keeps at most ${MAX_ENDPOINTS_PER_ACCOUNT}`;
+  const bytes = endpoints.reduce((sum, endpoint) => sum + sizeOf(endpoint), 0);
+  if (bytes > MAX_ENDPOINT_BYTES_PER_ACCOUNT)
+    return `holds ${bytes} bytes of endpoints; an account keeps at most ${MAX_ENDPOINT_BYTES_PER_ACCOUNT}`;
+  return undefined;
 }

@@ -3,7 +3,8 @@
  * attempts. Reset replaces the world and so the hub; `close()` stops the old one for good (its timer
  * cleared, attempts in flight aborted), so nothing of it ever writes into the new world.
  *
- * One concept per module: the endpoints (endpoints.ts), each account's queue (account-queue.ts),
+ * One concept per module: the endpoints and their bounds (endpoints.ts), the ids (id-streams.ts),
+ * the sandbox's attempt slots (attempt-slots.ts), each account's queue (account-queue.ts),
  * when work runs (scheduler.ts, on the account clocks, from one timer for the world), the bounded
  * log and its listings (delivery-log.ts, delivery-listing.ts), the attempt (transport.ts, signing.ts,
  * retry-schedule.ts) and the twists the scenarios offer (twists.ts). What an event carries is the
@@ -12,17 +13,24 @@
  * ends, attempts started) runs in slices that yield to the event loop (src/webhooks/work-slices.ts),
  * so no amount of it delays another tenant's request for long.
  *
- * Whole at ~380 lines on purpose: raising an event and draining the account's work share the queue,
- * the log, the id stream and the stamp that orders causes; split, each half would reach into the other's state.
+ * Whole at ~470 lines on purpose: raising an event and draining the account's work share the queue,
+ * the log, the id streams, the attempt slots and the stamp that orders causes; split, each half would
+ * reach into the other's state. (Ids, slots and endpoints are modules of their own: id-streams.ts,
+ * attempt-slots.ts, endpoints.ts; the hub only wires them to the queue and the log.)
  */
 import { isoTimestamp, type VirtualClock } from '../clock/virtual-clock.js';
-import { DEFAULT_DELIVERY_LOG_BUDGET, DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET, DEFAULT_WEBHOOK_RESPONSE_LIMIT } from '../config/options.js';
+import {
+  DEFAULT_DELIVERY_LOG_BUDGET,
+  DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET,
+  DEFAULT_WEBHOOK_CONCURRENCY,
+  DEFAULT_WEBHOOK_RESPONSE_LIMIT,
+} from '../config/options.js';
 import type { EventType, SampleContext } from '../operations/event-types.js';
 import { watchedJobs } from '../jobs/ledger.js';
-import { IdGenerator } from '../random.js';
 import type { JobRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { AccountQueue, NO_STAMP, type Delivery } from './account-queue.js';
+import { AttemptSlots } from './attempt-slots.js';
 import { Attempts, recordAttempt } from './attempts.js';
 import { deliveryFilter, deliveryView, listPage, type DeliveryFilter } from './delivery-listing.js';
 
@@ -30,6 +38,7 @@ export type { DeliveryFilter } from './delivery-listing.js';
 import { DeliveryLog, loggedPayload, type LoggedPayload } from './delivery-log.js';
 import type { EndedDelivery } from './ended-delivery.js';
 import { Endpoints, type NewEndpoint } from './endpoints.js';
+import { IdStreams } from './id-streams.js';
 import type { WebhookDeliveryView, WebhookEndpoint, WebhookEvent } from './records.js';
 import { ATTEMPT_TIMEOUT_MS } from './retry-schedule.js';
 import { Scheduler } from './scheduler.js';
@@ -66,6 +75,8 @@ export interface WebhookHubDeps {
   deliveryLogSandboxBudget?: number;
   /** Bytes of a receiver's answer read (src/webhooks/transport.ts). */
   responseLimit?: number;
+  /** Attempts in flight at once, sandbox-wide (src/webhooks/attempt-slots.ts). */
+  concurrency?: number;
   /** Real ms of webhook work per turn of the event loop (default SLICE_BUDGET_MS). */
   sliceBudgetMs?: number;
   /** Told when a delivery will not be attempted again; read as each one ends, nothing is built while it is undefined. */
@@ -89,9 +100,13 @@ export class WebhookHub {
   private readonly endpointList: Endpoints;
   /** Every account's deliveries, bounded in count and bytes. */
   private readonly log: DeliveryLog<Delivery>;
-  /** Its own stream, so webhooks never shift the ids of records (same seed + same requests = same bytes). */
-  private readonly ids: IdGenerator;
+  /**
+   * One stream per account (src/webhooks/id-streams.ts), apart from the records' streams: webhooks
+   * never shift a record's id, and another tenant's webhooks never shift this one's.
+   */
+  private readonly ids: IdStreams;
   private readonly attempts: Attempts;
+  private readonly slots: AttemptSlots;
   private readonly scheduler: Scheduler;
   private closed = false;
   private seq = 0;
@@ -100,14 +115,15 @@ export class WebhookHub {
   private readonly slices: WorkSlices;
 
   constructor(private readonly deps: WebhookHubDeps) {
-    this.ids = new IdGenerator(`webhooks:${deps.seed}`);
-    this.endpointList = new Endpoints(deps.seed, this.ids);
+    this.ids = new IdStreams(deps.seed, (id) => this.endpointList.get(id) !== undefined || this.log.get(id) !== undefined);
+    this.endpointList = new Endpoints(deps.seed);
     this.attempts = new Attempts({
       seed: deps.seed,
       realTime: deps.realTime,
       timeoutMs: deps.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
       responseLimit: deps.responseLimit ?? DEFAULT_WEBHOOK_RESPONSE_LIMIT,
     });
+    this.slots = new AttemptSlots(deps.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY);
     const budget = {
       count: deps.deliveryLogSize ?? DEFAULT_DELIVERY_LOG_SIZE,
       bytes: deps.deliveryLogBudget ?? DEFAULT_DELIVERY_LOG_BUDGET,
@@ -132,12 +148,12 @@ export class WebhookHub {
   // ---- endpoints ----
 
   createEndpoint(input: NewEndpoint): WebhookEndpoint {
-    return this.endpointList.create(input, this.deps.clockOf(input.accountId).now());
+    return this.endpointList.create(input, this.deps.clockOf(input.accountId).now(), this.ids.of(input.accountId, 'we'));
   }
 
   /**
    * An endpoint of an account loaded from a snapshot (contract §5.3): its id, secret and creation
-   * instant as they were; the hub's stream never makes its id again.
+   * instant as they were; no stream of the hub makes its id again while the world lives.
    */
   restoreEndpoint(endpoint: WebhookEndpoint): void {
     this.ids.reserve([endpoint.id]);
@@ -148,9 +164,18 @@ export class WebhookHub {
     return this.endpointList.get(id);
   }
 
-  /** Oldest first; one account's, or every account's. */
+  /** Oldest first; one account's (src/webhooks/endpoints.ts bounds them), or every account's (unbounded: the admin API pages them with `endpointPage`). */
   endpoints(accountId?: string): WebhookEndpoint[] {
     return this.endpointList.list(accountId);
+  }
+
+  /** A page of endpoints, oldest first, one account's or every account's; undefined when `startingAfter` is not among them. */
+  endpointPage(
+    accountId: string | undefined,
+    limit: number,
+    startingAfter?: string,
+  ): { data: WebhookEndpoint[]; hasMore: boolean } | undefined {
+    return this.endpointList.page(accountId, limit, startingAfter);
   }
 
   /** Gone, with its pending deliveries: they end `failed` and are never attempted again. */
@@ -191,7 +216,7 @@ export class WebhookHub {
   /** `POST /__admin/events`: an event of `type` about a record of the account (or a sample), sent like any other. */
   trigger(account: AccountStore, type: EventType): WebhookEvent {
     const now = this.deps.clockOf(account.id).now();
-    const object = this.deps.sample(type, { account, ids: this.ids, seed: this.deps.seed, now });
+    const object = this.deps.sample(type, { account, ids: this.ids.of(account.id, 'sample'), seed: this.deps.seed, now });
     const queue = this.queueOf(account.id);
     const event = this.raise(queue, type, object, now, NO_ORIGIN, ++this.stamp, true);
     this.scheduler.kick(queue);
@@ -214,7 +239,7 @@ export class WebhookHub {
     const endpoints = this.endpointList.taking(queue.id, type);
     if (endpoints.length === 0 && !always) return undefined;
     const event: WebhookEvent = {
-      id: this.ids.next('evt'),
+      id: this.ids.next(queue.id, 'evt'),
       object: 'event',
       type,
       created_at: isoTimestamp(at),
@@ -242,7 +267,7 @@ export class WebhookHub {
     stamp: number,
   ) {
     const delivery: Delivery = {
-      id: this.ids.next('whd'),
+      id: this.ids.next(queue.id, 'whd'),
       seq: ++this.seq,
       accountId: queue.id,
       endpoint,
@@ -351,15 +376,27 @@ export class WebhookHub {
     }
   }
 
+  /**
+   * One attempt, once it has one of the sandbox's slots (src/webhooks/attempt-slots.ts, round-robin
+   * between accounts); its deadline runs from then. Whatever happened while it waited (its account
+   * reset or deleted, its endpoint deleted, the delivery dropped from the log) is looked at again
+   * before anything is sent.
+   */
   private async attempt(queue: AccountQueue, delivery: Delivery, at: number): Promise<void> {
-    const outcome = await this.attempts.send(delivery);
-    // Reset, deleted or closed meanwhile: the answer belongs to a state nobody can see any more.
-    if (!this.isCurrent(queue) || !this.log.holds(delivery)) return;
-    // Ended already when its endpoint was deleted during the attempt: told once, then.
-    const wasPending = delivery.status === 'pending';
-    const next = recordAttempt(delivery, at, outcome);
-    if (next !== undefined) queue.due.put(next, delivery);
-    else if (wasPending) this.ended(delivery);
+    if (!(await this.slots.acquire(queue.id))) return;
+    try {
+      if (!this.isCurrent(queue) || !this.log.holds(delivery) || delivery.status !== 'pending') return;
+      const outcome = await this.attempts.send(delivery);
+      // Reset, deleted or closed meanwhile: the answer belongs to a state nobody can see any more.
+      if (!this.isCurrent(queue) || !this.log.holds(delivery)) return;
+      // Ended already when its endpoint was deleted during the attempt: told once, then.
+      const wasPending = delivery.status === 'pending';
+      const next = recordAttempt(delivery, at, outcome);
+      if (next !== undefined) queue.due.put(next, delivery);
+      else if (wasPending) this.ended(delivery);
+    } finally {
+      this.slots.release();
+    }
   }
 
   private ended(delivery: Delivery, endpointDeleted = false): void {
@@ -380,7 +417,10 @@ export class WebhookHub {
 
   // ---- accounts and the world ----
 
-  /** Account reset (contract §4.1): its deliveries and watched jobs are gone; its endpoints stay. */
+  /**
+   * Account reset (contract §4.1): its deliveries and watched jobs are gone; its endpoints stay. Its
+   * id streams go on (src/webhooks/id-streams.ts): an event id is never given twice to a receiver.
+   */
   resetAccount(accountId: string): void {
     const old = this.accounts.get(accountId);
     if (!old) return;
@@ -392,6 +432,7 @@ export class WebhookHub {
   /** Account deletion: its endpoints, deliveries and watched jobs are gone. */
   deleteAccount(accountId: string): void {
     this.endpointList.deleteAccount(accountId);
+    this.ids.forget(accountId);
     const old = this.accounts.get(accountId);
     if (!old) return;
     this.log.forgetAccount(accountId);
@@ -405,6 +446,7 @@ export class WebhookHub {
     this.scheduler.close();
     // Slices waiting stop: the drains see the hub closed, and the clock calls waiting answer.
     this.slices.close();
+    this.slots.close();
     this.attempts.close();
   }
 

@@ -10,6 +10,11 @@ export const RETRY_DELAYS_SECONDS: readonly number[] = [5, 5 * 60, 30 * 60, 2 * 
 /** Real time an attempt may take before it counts as failed ("no answer within 10 s"). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
+/** An attempt deadline as a reader wants it: `10 s`, `1.5 s`, or `250 ms` under a second. */
+export function deadlineText(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${ms / 1000} s`;
+}
+
 /**
  * Virtual ms of the next attempt after `attempts` failed ones made at `lastAt`; undefined when none is
  * left, or when it would fall past the clock's last instant (no clock ever reaches it, so the

@@ -1,0 +1,211 @@
+/**
+ * Outgoing webhook attempts are capped sandbox-wide (`webhookConcurrency`), the slots handed out
+ * round-robin between accounts, and an attempt's deadline runs from when it gets its slot
+ * (docs/webhooks.md "Isolation"). Counts and order only: no real-time budget is asserted.
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveOptions } from '../../src/config/options.js';
+import { parseCliSettings } from '../../src/config/settings.js';
+import { ConfigError } from '../../src/errors/config-error.js';
+import { AttemptSlots } from '../../src/webhooks/attempt-slots.js';
+import { ACCOUNTS, sandbox, useReceivers } from './support.js';
+
+const receiver = useReceivers();
+
+/** A receiver that holds every request until the test releases it, counting those it holds at once. */
+interface HoldingReceiver {
+  url: string;
+  arrived: number;
+  held: number;
+  mostHeld: number;
+  /** Resolves once `count` requests in all have arrived. */
+  arrivals(count: number): Promise<void>;
+  /** Answers the oldest held request 204. */
+  releaseOne(): void;
+  close(): Promise<void>;
+}
+
+const holders: HoldingReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(holders.splice(0).map((h) => h.close()));
+});
+
+async function holdingReceiver(): Promise<HoldingReceiver> {
+  const queue: ServerResponse[] = [];
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const state = { arrived: 0, mostHeld: 0 };
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      state.arrived += 1;
+      queue.push(res);
+      state.mostHeld = Math.max(state.mostHeld, queue.length);
+      for (const waiter of [...waiters]) {
+        if (state.arrived >= waiter.count) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const holder: HoldingReceiver = {
+    url: `http://127.0.0.1:${port}/hooks`,
+    get arrived() {
+      return state.arrived;
+    },
+    get held() {
+      return queue.length;
+    },
+    get mostHeld() {
+      return state.mostHeld;
+    },
+    arrivals: (count) => (state.arrived >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    releaseOne: () => {
+      queue.shift()?.writeHead(204).end();
+    },
+    close: async () => {
+      for (const res of queue.splice(0)) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  holders.push(holder);
+  return holder;
+}
+
+describe('webhook attempts are capped sandbox-wide and shared fairly between accounts', () => {
+  it('contract §4.3: with webhookConcurrency 2, six accounts falling due at once never have more than 2 attempts in flight, and all are sent', async () => {
+    const s = sandbox({ webhookConcurrency: 2, webhookTimeout: 600_000 });
+    const holder = await holdingReceiver();
+    const accounts: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const id = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+      await s.endpoint(holder.url, {}, id);
+      accounts.push(id);
+    }
+    for (const id of accounts) expect((await s.trigger('inbox.updated', id)).status).toBe(201);
+    await holder.arrivals(2);
+    for (let sent = 2; sent < 6; sent++) {
+      holder.releaseOne();
+      await holder.arrivals(sent + 1);
+      expect(holder.held).toBeLessThanOrEqual(2);
+    }
+    while (holder.held > 0) holder.releaseOne();
+    await s.advance(0);
+    expect(holder.arrived).toBe(6);
+    expect(holder.mostHeld).toBe(2);
+    const statuses = await Promise.all(accounts.map(async (id) => (await s.deliveries({ account_id: id }))[0]!.status));
+    expect(statuses).toEqual(Array(6).fill('succeeded'));
+  });
+
+  it("contract §4.3: one account's fan-out of 500 deliveries never starves another's: with one slot, the other's is sent before the 500th", async () => {
+    const s = sandbox({ webhookConcurrency: 1 });
+    const busy = await receiver();
+    const other = await receiver();
+    for (let i = 0; i < 100; i++) await s.endpoint(`${busy.url}/${i}`);
+    for (let i = 0; i < 5; i++) expect((await s.trigger('inbox.updated')).status).toBe(201);
+    await busy.received(1);
+    await s.endpoint(other.url, {}, ACCOUNTS.paid);
+    await s.trigger('inbox.updated', ACCOUNTS.paid);
+    await other.received(1);
+    expect(busy.arrivals.length).toBeLessThan(500);
+    await s.advance(0);
+    expect(busy.arrivals).toHaveLength(500);
+  });
+
+  it('contract §4.3: waiting for a slot does not count toward the deadline: an attempt queued behind timed-out ones still succeeds', async () => {
+    // Two accounts whose receivers never answer hold the one slot a deadline each; the third
+    // account's attempt waits for both, longer than its own deadline, and then succeeds.
+    const s = sandbox({ webhookConcurrency: 1, webhookTimeout: 1500 });
+    const hanging = await receiver(() => 'hang');
+    const answering = await receiver();
+    const stuck: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const id = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+      await s.endpoint(hanging.url, {}, id);
+      stuck.push(id);
+    }
+    await s.endpoint(answering.url, {}, ACCOUNTS.paid);
+    for (const id of stuck) await s.trigger('inbox.updated', id);
+    await s.trigger('inbox.updated', ACCOUNTS.paid);
+    await answering.received(1);
+    await s.advance(0);
+    expect(hanging.arrivals).toHaveLength(2);
+    for (const id of stuck) {
+      const [delivery] = await s.deliveries({ account_id: id });
+      expect(delivery!.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 1500 ms' });
+    }
+    const [served] = await s.deliveries({ account_id: ACCOUNTS.paid });
+    expect(served).toMatchObject({ status: 'succeeded' });
+  });
+});
+
+describe('many attempts in flight', () => {
+  it('more than ten attempts in flight at once print no listener-leak warning on stderr', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const s = sandbox({ webhookTimeout: 600_000 });
+      const holder = await holdingReceiver();
+      const accounts: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const id = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+        await s.endpoint(holder.url, {}, id);
+        accounts.push(id);
+      }
+      for (const id of accounts) await s.trigger('inbox.updated', id);
+      await holder.arrivals(12);
+      expect(holder.held).toBe(12);
+      while (holder.held > 0) holder.releaseOne();
+      await s.advance(0);
+      // A warning is emitted on the next tick of the emitting code: one more turn lets it arrive.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
+
+describe('attempt slots', () => {
+  it('hand freed slots round-robin between the accounts waiting, each account its own line oldest first', async () => {
+    const slots = new AttemptSlots(1);
+    expect(await slots.acquire('a')).toBe(true);
+    const order: string[] = [];
+    const wait = (label: string, account: string) => void slots.acquire(account).then(() => order.push(label));
+    wait('a1', 'a');
+    wait('a2', 'a');
+    wait('a3', 'a');
+    wait('b1', 'b');
+    expect(slots.waiting).toBe(4);
+    for (let i = 0; i < 4; i++) {
+      slots.release();
+      await Promise.resolve();
+    }
+    expect(order).toEqual(['a1', 'b1', 'a2', 'a3']);
+  });
+
+  it('tell whoever waits no once closed, and nobody after', async () => {
+    const slots = new AttemptSlots(1);
+    expect(await slots.acquire('a')).toBe(true);
+    const waiting = slots.acquire('b');
+    slots.close();
+    expect(await waiting).toBe(false);
+    expect(await slots.acquire('c')).toBe(false);
+  });
+
+  it('--webhook-concurrency and MOCK_WEBHOOK_CONCURRENCY set the cap (1 to 512), the flag first; a bad value names the setting', () => {
+    expect(parseCliSettings(['--webhook-concurrency', '8'], {}).options.webhookConcurrency).toBe(8);
+    expect(parseCliSettings([], { MOCK_WEBHOOK_CONCURRENCY: '16' }).options.webhookConcurrency).toBe(16);
+    expect(parseCliSettings(['--webhook-concurrency', '8'], { MOCK_WEBHOOK_CONCURRENCY: '16' }).options.webhookConcurrency).toBe(8);
+    for (const bad of ['0', '513', '1.5', 'many']) {
+      expect(() => parseCliSettings(['--webhook-concurrency', bad], {})).toThrow(/^--webhook-concurrency: /);
+    }
+    expect(() => resolveOptions({ webhookConcurrency: 0 })).toThrow(ConfigError);
+  });
+});
