@@ -178,6 +178,13 @@ describe('test-runner recipes (examples/)', () => {
     expect(exchange!.response.status).toBe(422);
   });
 
+  it('findings: the client project of examples/findings (vitest + the dashboard in Chromium) against the installed package (contract §5.1)', () => {
+    const { status, output } = run('npm', ['test', '--silent'], project('findings'), { NO_COLOR: '1' });
+    // Four client tests and the dashboard's, none skipped: Chromium is there wherever the dashboard tests run.
+    expect(output).toMatch(/Tests\s+5 passed \(5\)/);
+    expect(status).toBe(0);
+  });
+
   // .ci/run installs Debian's python3-pytest when it is missing; elsewhere a machine without it skips.
   it.runIf(hasPytest || process.env.CI)('pytest: a session fixture starts the CLI as a sidecar would, a tenant per test', () => {
     const { status, output } = run('python3', ['-m', 'pytest', '-q'], project('pytest'));
