@@ -10,6 +10,7 @@ import { formatByteSize, parseByteSize } from './byte-size.js';
 import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_BUDGET, MAX_JOURNAL_BODY_LIMIT } from '../protocol/request-journal.js';
 import { DEFAULT_IDEMPOTENCY_BUDGET, DEFAULT_IDEMPOTENCY_TOTAL_BUDGET } from '../protocol/idempotency-store.js';
 import { ConfigError } from '../errors/config-error.js';
+import { DEFAULT_RECORD_BUDGET } from '../store/record-meter.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 
 // `string & {}` keeps the two names in editors' completions: a bare `string` would absorb them.
@@ -73,6 +74,11 @@ export interface MockOptions {
    * bytes or `1MiB`. `0` turns findings off. Default 1 MiB.
    */
   findingsBudget?: number | string;
+  /**
+   * Bytes of records one account may hold (docs/api.md "Record budget"): bytes or `32MiB`. A write
+   * that would pass it is refused (422 `record_budget_exceeded`) and changes nothing. Default 32 MiB.
+   */
+  recordBudget?: number | string;
   /** `spec`, `off` or `free=N,paid=M`. */
   rateLimit?: string;
   /** One line per request on stderr. */
@@ -112,6 +118,7 @@ export interface ResolvedOptions {
   deliveryLogSandboxBudget: number;
   webhookResponseLimit: number;
   findingsBudget: number;
+  recordBudget: number;
   rateLimit: RateLimitQuotas;
   rateLimitSetting: string;
   log: boolean;
@@ -327,6 +334,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     ),
     webhookResponseLimit: parseByteBudget(options.webhookResponseLimit ?? DEFAULT_WEBHOOK_RESPONSE_LIMIT, 'webhook-response-limit'),
     findingsBudget: parseByteBudget(options.findingsBudget ?? DEFAULT_FINDINGS_BUDGET, 'findings-budget'),
+    recordBudget: parseByteBudget(options.recordBudget ?? DEFAULT_RECORD_BUDGET, 'record-budget'),
     rateLimit: parseRateLimit(rateLimitSetting),
     rateLimitSetting,
     log: options.log ?? false,

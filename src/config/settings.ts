@@ -140,6 +140,13 @@ export const SETTINGS: Setting[] = [
     description: 'bytes of findings kept per account (besides 1,000 at most); 0 turns findings off',
   },
   {
+    flag: 'record-budget',
+    env: 'MOCK_RECORD_BUDGET',
+    option: 'recordBudget',
+    default: '32MiB',
+    description: 'bytes of records one account may hold; a write past it is refused (422) and changes nothing',
+  },
+  {
     flag: 'webhook-response-limit',
     env: 'MOCK_WEBHOOK_RESPONSE_LIMIT',
     option: 'webhookResponseLimit',
@@ -273,6 +280,7 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
         case 'deliveryLogSandboxBudget':
         case 'webhookResponseLimit':
         case 'findingsBudget':
+        case 'recordBudget':
           options[setting.option] = parseByteBudget(value, name);
           break;
         case 'scenarios':
