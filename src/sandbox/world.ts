@@ -33,6 +33,7 @@ import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './te
 import { timeDomain, type TimeDomain } from './time-domain.js';
 import { WebhookHub } from '../webhooks/hub.js';
 import type { EndedDelivery, RequestExchange, WorldModule, WorldModuleInstance } from './world-module.js';
+import { keyRecord } from '../resources/api-keys/key-record.js';
 import { draftId } from '../resources/draft-id.js';
 import { webhookEvent } from '../resources/index.js';
 import { endedJobEvent } from '../resources/jobs/webhook-events.js';
@@ -322,22 +323,6 @@ export class World {
     // Into the store the caller holds, which a reset or delete may have discarded (Store.addApiKey).
     return this.store.addApiKey(account, key, token);
   }
-}
-
-/** The record of a new key: `token` gives only its last four characters. */
-function keyRecord(id: string, token: string, input: NewApiKey, clock: VirtualClock): ApiKeyRecord {
-  return {
-    id,
-    object: 'api_key',
-    name: input.name === undefined ? 'Default' : input.name,
-    last4: token.slice(-4),
-    token_type: 'api_key',
-    last_used_at: null,
-    expires_at: input.expiresAt ? isoTimestamp(Date.parse(input.expiresAt)) : null,
-    created_at: isoTimestamp(clock.now()),
-    access: input.access ?? 'full',
-    revoked_at: null,
-  };
 }
 
 /** A fixture account over the record budget stops the boot, naming the file and the member (exit 2). */

@@ -42,7 +42,12 @@ function patchKey(app: MockApp, key: string, size: number, token: string = KEYS.
 }
 
 /** One conversion event carrying `size` characters in a member of its own. */
-function convert(app: MockApp, sizes: number[], token: string = KEYS.free, destination = PINNED.free) {
+function convert(
+  app: MockApp,
+  sizes: number[],
+  token: string = KEYS.free,
+  destination: { adAccount: string; destination: string } = PINNED.free,
+) {
   return client(app)
     .post('/v1/ads/conversions')
     .set(bearer(token))
