@@ -39,7 +39,7 @@ export interface MockOptions {
   journalBudget?: number | string;
   /** What one account's remembered `Idempotency-Key` answers may weigh (`8MiB`, or bytes); the oldest go first. */
   idempotencyBudget?: number | string;
-  /** What every account's together may weigh (`64MiB`, or bytes); the oldest answers of any account go first. */
+  /** What every account's together may weigh (`64MiB`, or bytes); the heaviest account's oldest answers go first. */
   idempotencyTotalBudget?: number | string;
   seed?: number | string;
   /** `running`, `frozen` (at boot time) or an ISO time to freeze at. */
