@@ -144,6 +144,9 @@ export class AdminClient {
     delete: (id: string) => this.call('DELETE /accounts/{id}', { params: { id } }),
     /** Contract §5.3: everything needed to recreate the account; `create({ snapshot })` loads it. */
     snapshot: (id: string) => this.call('GET /accounts/{id}/snapshot', { params: { id } }),
+    /** Every record of one collection, newest first, page by page (the state shows a large collection's head only). */
+    records: (id: string, collection: string, query: { limit?: number; starting_after?: string } = {}) =>
+      this.call('GET /accounts/{id}/records/{collection}', { params: { id, collection }, query }),
     /** The account's own clock: `clock(id).advance(60)`. */
     clock: (id: string) => accountClock(this.call, id),
   };
