@@ -44,6 +44,13 @@ export interface NewJob {
  */
 export const JOB_MEMBERS_BYTES = 2048;
 
+/**
+ * What a job record grows by as it is settled, at most: `started_at` and `completed_at` (null to a
+ * timestamp), `provider_request_id` (null to a UUID), a longer status, `progress` and `credits_used`
+ * of a few more digits; a failed job's error and code come on top. Checked by a test.
+ */
+export const JOB_SETTLED_GROWTH_BYTES = 160;
+
 /** Creates a job of one request: what a handler's `jobs` is. */
 export type JobFactory = (store: AccountStore, apiKey: ApiKeyRecord, job: NewJob) => JobRecord;
 
@@ -63,7 +70,7 @@ export function createJob(
   requestRule?: JobOutcomeRule,
 ): JobRecord {
   // Before the id is drawn and the rules are asked (a scenario's `times` counts jobs): a refused
-  // job leaves nothing behind. Its input plus JOB_MEMBERS_BYTES is at least what its record weighs.
+  // job leaves nothing behind. Its input plus JOB_MEMBERS_BYTES is at least what its record is counted as.
   store.admit(job.param ?? 'input', [recordBytes(job.input) + JOB_MEMBERS_BYTES]);
   const now = sandbox.now();
   const id = sandbox.ids.next('job');
@@ -107,7 +114,10 @@ export function createJob(
     credits_hold: job.creditsHold,
     units: job.units,
   };
-  store.write('jobs').insert(record, job.param ?? 'input');
+  // Counted as it will weigh once ended: settling fills its timestamps and ids in place.
+  // A failed job also shows its timeline's error and code then.
+  const settled = recordBytes(record) + JOB_SETTLED_GROWTH_BYTES + recordBytes(timeline.error) + recordBytes(timeline.error_code);
+  store.write('jobs').insert(record, job.param ?? 'input', settled);
   trackNewJob(store, record);
   return record;
 }

@@ -103,11 +103,15 @@ export class Collection<T extends Identified> {
     }
   }
 
-  /** Adds a record; a metered one is refused first (422 naming `param`) when it would pass the account's record budget. */
-  insert(record: T, param = 'body'): T {
+  /**
+   * Adds a record; a metered one is refused first (422 naming `param`) when it would pass the
+   * account's record budget. `bytes`: what it is counted as, when more than it weighs now (a job
+   * whose timestamps and ids fill in as it runs, changed in place without `update`).
+   */
+  insert(record: T, param = 'body', bytes?: number): T {
     if (this.keyById.has(record.id)) throw new Error(`duplicate id ${record.id}`);
     if (this.meter) {
-      const size = recordBytes(record);
+      const size = Math.max(bytes ?? 0, recordBytes(record));
       this.meter.check([size], param);
       this.meter.add(size);
       this.bytesById.set(record.id, size);

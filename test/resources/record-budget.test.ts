@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/protocol/body-limit.js';
-import { JOB_MEMBERS_BYTES } from '../../src/jobs/create.js';
+import { JOB_MEMBERS_BYTES, JOB_SETTLED_GROWTH_BYTES } from '../../src/jobs/create.js';
 import { RECORD_LIMIT_BYTES, recordBytes } from '../../src/store/record-meter.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from '../support/harness.js';
 import { PINNED, stateOf } from '../support/resources.js';
@@ -167,15 +167,23 @@ describe('an account holds at most recordBudget bytes of records', () => {
     expect((await stateOf(app, ACCOUNTS.free)).jobs).toHaveLength(0);
   });
 
-  it('a job record weighs at most its input plus JOB_MEMBERS_BYTES (what a crawl is admitted by)', async () => {
+  it('a job is counted as it will weigh once ended, and that is at most its input plus JOB_MEMBERS_BYTES (what a crawl is admitted by)', async () => {
     const app = makeApp();
     const res = await client(app)
       .post('/v1/web/crawl')
       .set(bearer(KEYS.free))
       .send({ url: `https://example.com/${'p'.repeat(2000)}`, max_pages: 3, max_depth: 1 });
     expect(res.status).toBe(201);
-    const job = app.sandbox.world.store.forAccount(ACCOUNTS.free)!.collection('jobs').get(res.body.id)!;
-    expect(recordBytes(job)).toBeLessThanOrEqual(recordBytes(job.input) + JOB_MEMBERS_BYTES);
+    const store = app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
+    const queued = store.collection('jobs').get(res.body.id)!;
+    const counted = store.recordBytes;
+    expect(recordBytes(queued) + JOB_SETTLED_GROWTH_BYTES).toBeLessThanOrEqual(recordBytes(queued.input) + JOB_MEMBERS_BYTES);
+    // Once ended, its timestamps and ids filled in place, it weighs no more than it was counted as.
+    expect((await client(app).post('/__admin/clock/advance').send({ until: 'idle' })).status).toBe(200);
+    const ended = store.collection('jobs').get(res.body.id)!;
+    expect(ended.status).toBe('completed');
+    expect(recordBytes(ended)).toBeLessThanOrEqual(recordBytes(queued) + JOB_SETTLED_GROWTH_BYTES);
+    expect(store.recordBytes).toBe(counted);
   });
 
   it('contract §4.1: an account reset brings the count back to its birth, and deleting records gives their bytes back', async () => {
