@@ -1,13 +1,15 @@
 /** Contract §3.2 and §4.1: accounts (tenants for tests) and their API keys. */
 import { isInClockRange, isoTimestamp, MAX_INSTANT, MIN_INSTANT } from '../clock/virtual-clock.js';
-import { ApiError, validationFailed } from '../errors/api-error.js';
+import { ApiError, emptyFieldErrors, validationFailed } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext } from '../http/context.js';
 import type { JsonSchema } from '../operations/types.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { clockBirth, type ClockBirth } from '../sandbox/account-clock.js';
 import { accountView } from '../sandbox/lifecycle.js';
+import { SeededRecordsOverBudget } from '../store/record-meter.js';
 import type { ApiKeyRecord } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
 import type { AdminAccount, AdminApiKey, CreateAccountInput } from './api-types.js';
 
 type CreatedAccount = { account: AdminAccount; api_key: AdminApiKey & { token: string } };
@@ -93,19 +95,46 @@ function keyAction(ctx: SandboxContext, id: string, action: 'expire' | 'revoke')
   return { ...keyView(found.key), access: found.key.access, revoked_at: found.key.revoked_at };
 }
 
+/**
+ * 422 `record_budget_exceeded` for an account whose seeded records would pass the record budget,
+ * naming the pinned record at which they do (`pinned.inboxes.3`), else the member that chose the template.
+ */
+function seededWithinBudget(body: { pinned?: unknown; template?: unknown }, create: () => AccountStore): AccountStore {
+  try {
+    return create();
+  } catch (error) {
+    if (!(error instanceof SeededRecordsOverBudget)) throw error;
+    const param =
+      error.pointer !== undefined
+        ? `pinned${error.pointer.replaceAll('/', '.')}`
+        : body.template !== undefined
+          ? 'template'
+          : body.pinned !== undefined
+            ? 'pinned'
+            : 'fixture';
+    const errors = emptyFieldErrors();
+    errors[param] = [error.message];
+    throw new ApiError('record_budget_exceeded', { param, errors, message: `The account cannot be made: ${error.message}.` });
+  }
+}
+
 /** `POST /__admin/accounts` less its `findings` settings: from a snapshot, or from a template. */
 function createAccount(ctx: SandboxContext, body: Omit<CreateAccountInput, 'findings'>): CreatedAccount {
   if (body.snapshot !== undefined) return createFromSnapshot(ctx, { ...body, snapshot: body.snapshot });
   const clock = accountClockBirth(ctx, body.clock);
   const { fixture, world } = ctx.sandbox;
   const { template, pinned } = accountSource(body, fixture);
-  const account = world.createAccount({
-    plan: body.plan ?? 'free',
-    ...(body.name ? { name: body.name } : {}),
-    template,
-    pinned,
-    clock,
-  });
+  const account = seededWithinBudget(body, () =>
+    world.createAccount({
+      plan: body.plan ?? 'free',
+      ...(body.name ? { name: body.name } : {}),
+      template,
+      pinned,
+      clock,
+      // The creator's own records are weighed now; the sandbox template's were the user's choice at boot.
+      checkSeededBytes: body.pinned !== undefined || body.template !== undefined || body.fixture !== undefined,
+    }),
+  );
   const { key, token } = world.createApiKey(account, { name: 'Default' });
   // What `POST /__admin/accounts/{id}/reset` restores: the account with this key and its token.
   world.sealBirth(account);

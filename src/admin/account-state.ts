@@ -6,9 +6,11 @@
 import { MESSAGES } from '../errors/messages.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SandboxContext } from '../http/context.js';
-import { jobSummary } from '../resources/jobs/admin-summary.js';
+import { jobSummary, type JobSummary } from '../resources/jobs/admin-summary.js';
 import { accountView } from '../sandbox/lifecycle.js';
 import type { World } from '../sandbox/world.js';
+import { recordBytes } from '../store/record-meter.js';
+import { COLLECTION_NAMES, type CollectionName, type CollectionRecords } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 
 /** The account, its jobs brought up to its clock; a 404 naming `param` when there is none. */
@@ -23,14 +25,65 @@ export function accountOr404(ctx: SandboxContext, id: string, param = 'id'): Acc
 export type AccountLookup = typeof accountOr404;
 
 /**
- * `GET /__admin/accounts/{id}`: the account and every collection it holds, plus credits. Jobs are
- * summarized (a completed crawl's pages are read through `GET /v1/jobs/{id}`), so the answer grows
- * with the number of jobs, never with their pages.
+ * How much of each collection the state shows (docs/admin-api.md "Account state"): its oldest
+ * STATE_RECORDS_PER_COLLECTION records, and, every collection together, records of at most
+ * STATE_RECORD_BYTES bytes of JSON. An account that holds less shows everything, as contract §3.2
+ * says; a larger one shows a head, with its counts and the listing that pages through the rest.
+ */
+export const STATE_RECORDS_PER_COLLECTION = 100;
+export const STATE_RECORD_BYTES = 4 * 1024 * 1024;
+
+/** What the state shows of one collection: how many it holds, how many are shown, and where the rest are listed. */
+export interface CollectionSummary {
+  count: number;
+  shown: number;
+  /** `GET /__admin/accounts/{id}/records/{collection}`: every record, newest first, page by page. */
+  url: string;
+}
+
+/** A collection as the state shows it: jobs summarized (a crawl's pages are read through `GET /v1/jobs/{id}`). */
+type Shown<K extends CollectionName> = K extends 'jobs' ? JobSummary : CollectionRecords[K];
+
+export type StateCollections = { [K in CollectionName]: Shown<K>[] };
+
+/** A record as the admin views show it: a job summarized, anything else as stored. */
+export function shownRecord<K extends CollectionName>(name: K, record: CollectionRecords[K]): Shown<K> {
+  return (name === 'jobs' ? jobSummary(record as CollectionRecords['jobs']) : record) as Shown<K>;
+}
+
+/** The admin path that lists one collection of an account. */
+export function recordsPath(accountId: string, name: CollectionName): string {
+  return `/__admin/accounts/${encodeURIComponent(accountId)}/records/${name}`;
+}
+
+/**
+ * `GET /__admin/accounts/{id}`: the account, each collection (its head when large), their counts,
+ * the credits, and what its records weigh against its record budget. Bounded whatever the account
+ * holds: it reads each collection only as far as it shows (10,000 jobs once answered 3.9 MiB).
  */
 export function accountState(world: World, account: AccountStore) {
-  const snapshot = account.snapshot();
+  const state = {} as StateCollections;
+  const collections = {} as Record<CollectionName, CollectionSummary>;
+  let room = STATE_RECORD_BYTES;
+  for (const name of COLLECTION_NAMES) {
+    const collection = account.collection(name);
+    const shown: unknown[] = [];
+    for (const record of collection.head(STATE_RECORDS_PER_COLLECTION)) {
+      const view = shownRecord(name, record);
+      const bytes = recordBytes(view);
+      // A record that does not fit ends its collection's head; smaller collections after it still show.
+      if (bytes > room) break;
+      room -= bytes;
+      shown.push(view);
+    }
+    (state as Record<CollectionName, unknown[]>)[name] = shown;
+    collections[name] = { count: collection.size, shown: shown.length, url: recordsPath(account.id, name) };
+  }
   return {
     account: accountView(world, account),
-    state: { ...snapshot, jobs: snapshot.jobs.map(jobSummary), credits: account.account.credits },
+    state: { ...state, credits: account.account.credits },
+    collections,
+    record_bytes: account.recordBytes,
+    record_budget: account.recordBudget,
   };
 }

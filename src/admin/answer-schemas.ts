@@ -81,11 +81,20 @@ export const accountStateSchema = object('AccountState', {
   state: {
     type: 'object',
     description:
-      'Every collection of the account by plural snake_case name, each an array of records with `id` (jobs summarized), plus `credits`.',
+      'Every collection of the account by plural snake_case name, each an array of records with `id`, oldest first (jobs summarized), plus `credits`. ' +
+      'A collection larger than the answer shows holds its oldest records only: `collections` says how many there are and where to list them all.',
     required: ['credits'],
     properties: { credits: object(undefined, { balance: { type: 'number' }, used: { type: 'number' } }) },
     additionalProperties: { type: 'array', items: anyObject },
   },
+  collections: {
+    type: 'object',
+    description:
+      'Per collection: `count` records held, the `shown` oldest of them in `state` (all of them unless the collection is over 100 records or the answer over 4 MiB of records), and `url`, the listing that pages through every one.',
+    additionalProperties: object('CollectionSummary', { count: integer, shown: integer, url: string }),
+  },
+  record_bytes: { ...integer, description: 'What the account\'s records weigh, in bytes of JSON (docs/api.md "Record budget").' },
+  record_budget: { ...integer, description: 'What they may weigh: `--record-budget`.' },
 });
 
 export function deletedSchema(title: string, object: string): JsonSchema {

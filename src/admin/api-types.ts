@@ -189,6 +189,11 @@ export interface AdminRoutes {
   'DELETE /accounts/{id}': { params: Id; answer: Deleted<'account'> };
   'POST /accounts/{id}/reset': { params: Id; answer: { account: AdminAccount } };
   'GET /accounts/{id}/snapshot': { params: Id; answer: AccountSnapshot };
+  'GET /accounts/{id}/records/{collection}': {
+    params: { id: string; collection: string };
+    query: { limit?: number; starting_after?: string };
+    answer: ListPage<{ id: string } & Record<string, unknown>>;
+  };
   'GET /accounts/{id}/clock': { params: Id; answer: AccountClockState };
   'POST /accounts/{id}/clock': { params: Id; body: SetClockInput; answer: AccountClockState };
   'POST /accounts/{id}/clock/advance': { params: Id; body: AdvanceClockInput; answer: AccountClockState & AdvancedBy };

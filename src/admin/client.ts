@@ -146,6 +146,9 @@ export class AdminClient {
     snapshot: (id: string) => this.call('GET /accounts/{id}/snapshot', { params: { id } }),
     /** Which findings rules judge the account: `findingRules(id).set({ 'retry-after-ignored': 'off' })` (docs/findings.md). */
     findingRules: (id: string) => accountFindingRules(this.call, id),
+    /** Every record of one collection, newest first, page by page (the state shows a large collection's head only). */
+    records: (id: string, collection: string, query: { limit?: number; starting_after?: string } = {}) =>
+      this.call('GET /accounts/{id}/records/{collection}', { params: { id, collection }, query }),
     /** The account's own clock: `clock(id).advance(60)`. */
     clock: (id: string) => accountClock(this.call, id),
   };

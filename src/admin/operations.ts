@@ -12,6 +12,7 @@ import { COVERAGE_OPERATIONS } from './coverage-operations.js';
 import { JOURNAL_OPERATIONS } from './journal-operations.js';
 import { openApiOperation, type AdminFeature } from './openapi-document.js';
 import type { AdminOperation } from './route-kit.js';
+import { RECORDS_OPERATIONS } from './records-operations.js';
 import { SANDBOX_OPERATIONS } from './sandbox-operations.js';
 import { SCENARIO_OPERATIONS } from './scenario-operations.js';
 import { SNAPSHOT_OPERATIONS } from './snapshot-operations.js';
@@ -27,7 +28,11 @@ export const ADMIN_FEATURES: readonly AdminFeature[] = [
     description: 'Health, reset, the sandbox clock and this document (contract §3.1, §3.3, §5.4).',
     operations: [...SANDBOX_OPERATIONS, OPEN_API],
   },
-  { tag: 'Accounts', description: 'Accounts and their API keys: tenants for tests (contract §3.2, §4.1).', operations: ACCOUNT_OPERATIONS },
+  {
+    tag: 'Accounts',
+    description: 'Accounts and their API keys: tenants for tests (contract §3.2, §4.1).',
+    operations: [...ACCOUNT_OPERATIONS, ...RECORDS_OPERATIONS],
+  },
   { tag: 'Tenants', description: "An account's own clock, its reset and its deletion (contract §4.1).", operations: TENANT_OPERATIONS },
   {
     tag: 'Snapshots',
@@ -60,6 +65,7 @@ type Declared =
   | (typeof SANDBOX_OPERATIONS)[number]['route']
   | (typeof OPEN_API)['route']
   | (typeof ACCOUNT_OPERATIONS)[number]['route']
+  | (typeof RECORDS_OPERATIONS)[number]['route']
   | (typeof TENANT_OPERATIONS)[number]['route']
   | (typeof SNAPSHOT_OPERATIONS)[number]['route']
   | (typeof SCENARIO_OPERATIONS)[number]['route']

@@ -17,7 +17,7 @@ import type { ClockBirth } from '../sandbox/account-clock.js';
 import { accountView } from '../sandbox/lifecycle.js';
 import { OverBudget } from '../snapshot/bounded-json.js';
 import { decodeSnapshot, SnapshotProblem } from '../snapshot/decode.js';
-import { loadSnapshot, SnapshotConflict } from '../snapshot/load.js';
+import { loadSnapshot, SnapshotConflict, SnapshotOverBudget } from '../snapshot/load.js';
 import type { AccountSnapshot } from '../snapshot/shape.js';
 import { snapshotText, takeSnapshot } from '../snapshot/take.js';
 import { accountOr404 } from './account-state.js';
@@ -104,6 +104,13 @@ export function createFromSnapshot(
     account = loadSnapshot(world, snapshot, loadedClock(body.clock, snapshot, world.clock.now()));
   } catch (error) {
     if (error instanceof SnapshotConflict) throw new ApiError('resource_exists', { param: error.path, message: error.message });
+    if (error instanceof SnapshotOverBudget) {
+      throw new ApiError('record_budget_exceeded', {
+        param: error.path,
+        errors: { [error.path]: [error.message] },
+        message: error.message,
+      });
+    }
     if (error instanceof SnapshotProblem) throw validationFailed({ [error.path]: [error.message] });
     throw error;
   }

@@ -10,6 +10,7 @@ import { formatByteSize, parseByteSize } from './byte-size.js';
 import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_BUDGET, MAX_JOURNAL_BODY_LIMIT } from '../protocol/request-journal.js';
 import { DEFAULT_IDEMPOTENCY_BUDGET, DEFAULT_IDEMPOTENCY_TOTAL_BUDGET } from '../protocol/idempotency-store.js';
 import { ConfigError } from '../errors/config-error.js';
+import { DEFAULT_RECORD_BUDGET } from '../store/record-meter.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 
 // `string & {}` keeps the two names in editors' completions: a bare `string` would absorb them.
@@ -38,7 +39,7 @@ export interface MockOptions {
   journalBudget?: number | string;
   /** What one account's remembered `Idempotency-Key` answers may weigh (`8MiB`, or bytes); the oldest go first. */
   idempotencyBudget?: number | string;
-  /** What every account's together may weigh (`64MiB`, or bytes); the oldest answers of any account go first. */
+  /** What every account's together may weigh (`64MiB`, or bytes); the heaviest account's oldest answers go first. */
   idempotencyTotalBudget?: number | string;
   seed?: number | string;
   /** `running`, `frozen` (at boot time) or an ISO time to freeze at. */
@@ -84,6 +85,11 @@ export interface MockOptions {
    * account's own settings win. Default: every rule on.
    */
   findingsRules?: string | Readonly<Record<string, 'on' | 'off'>>;
+  /**
+   * Bytes of records one account may hold (docs/api.md "Record budget"): bytes or `32MiB`. A write
+   * that would pass it is refused (422 `record_budget_exceeded`) and changes nothing. Default 32 MiB.
+   */
+  recordBudget?: number | string;
   /** `spec`, `off` or `free=N,paid=M`. */
   rateLimit?: string;
   /** One line per request on stderr. */
@@ -126,6 +132,7 @@ export interface ResolvedOptions {
   findingsBudget: number;
   /** Rule name -> setting, null-prototype; the findings module refuses a name that is no rule. */
   findingsRules: Readonly<Record<string, 'on' | 'off'>>;
+  recordBudget: number;
   rateLimit: RateLimitQuotas;
   rateLimitSetting: string;
   log: boolean;
@@ -389,6 +396,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     webhookResponseLimit: parseByteBudget(options.webhookResponseLimit ?? DEFAULT_WEBHOOK_RESPONSE_LIMIT, 'webhook-response-limit'),
     findingsBudget: parseByteBudget(options.findingsBudget ?? DEFAULT_FINDINGS_BUDGET, 'findings-budget'),
     findingsRules: parseFindingsRules(options.findingsRules ?? ''),
+    recordBudget: parseByteBudget(options.recordBudget ?? DEFAULT_RECORD_BUDGET, 'record-budget'),
     rateLimit: parseRateLimit(rateLimitSetting),
     rateLimitSetting,
     log: options.log ?? false,

@@ -156,6 +156,13 @@ export const SETTINGS: Setting[] = [
     description: 'findings rules off (or on) for every account: rule=off,rule=off',
   },
   {
+    flag: 'record-budget',
+    env: 'MOCK_RECORD_BUDGET',
+    option: 'recordBudget',
+    default: '32MiB',
+    description: 'bytes of records one account may hold; a write past it is refused (422) and changes nothing',
+  },
+  {
     flag: 'webhook-response-limit',
     env: 'MOCK_WEBHOOK_RESPONSE_LIMIT',
     option: 'webhookResponseLimit',
@@ -292,6 +299,7 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
         case 'deliveryLogSandboxBudget':
         case 'webhookResponseLimit':
         case 'findingsBudget':
+        case 'recordBudget':
           options[setting.option] = parseByteBudget(value, name);
           break;
         case 'scenarios':

@@ -74,6 +74,18 @@ export const ERROR_CATALOG = {
     message: 'A resource with this id already exists.',
     extension: true,
   },
+  record_too_large: {
+    status: 422,
+    type: 'validation_error',
+    message: 'The write would make a record larger than the sandbox keeps (1 MiB of JSON); nothing was changed.',
+    extension: true,
+  },
+  record_budget_exceeded: {
+    status: 422,
+    type: 'validation_error',
+    message: "The write would bring the account's records past its record budget; nothing was changed.",
+    extension: true,
+  },
   validation_failed: { status: 422, type: 'validation_error', message: 'The request is well-formed but contains invalid data.' },
   rate_limit_exceeded: { status: 429, type: 'invalid_request_error', message: MESSAGES.rateLimited },
   insufficient_credits: {

@@ -8,6 +8,7 @@ import { isoTimestamp } from '../clock/virtual-clock.js';
 import { Prng } from '../random.js';
 import type { IdGenerator } from '../random.js';
 import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
+import { recordBytes } from '../store/record-meter.js';
 import type { AccountStore } from '../store/store.js';
 import { decideJobOutcome, type JobOutcomeRule } from './outcome.js';
 import { trackNewJob } from './settle.js';
@@ -25,6 +26,8 @@ export interface JobServices {
 }
 
 export interface NewJob {
+  /** The request member a refusal by the record budget names (the crawl's `url`); default `input`. */
+  param?: string;
   type: JobType;
   model: string;
   operationId: string;
@@ -34,6 +37,19 @@ export interface NewJob {
   /** Credits held while the job is unfinished: at least what it will cost. */
   creditsHold: number;
 }
+
+/**
+ * What a job record weighs beside its input, at most: ids, timestamps, its timeline with an error
+ * message and code (the longest a rule sets is under 200 bytes). Checked by a test.
+ */
+export const JOB_MEMBERS_BYTES = 2048;
+
+/**
+ * What a job record grows by as it is settled, at most: `started_at` and `completed_at` (null to a
+ * timestamp), `provider_request_id` (null to a UUID), a longer status, `progress` and `credits_used`
+ * of a few more digits; a failed job's error and code come on top. Checked by a test.
+ */
+export const JOB_SETTLED_GROWTH_BYTES = 160;
 
 /** Creates a job of one request: what a handler's `jobs` is. */
 export type JobFactory = (store: AccountStore, apiKey: ApiKeyRecord, job: NewJob) => JobRecord;
@@ -53,6 +69,9 @@ export function createJob(
   job: NewJob,
   requestRule?: JobOutcomeRule,
 ): JobRecord {
+  // Before the id is drawn and the rules are asked (a scenario's `times` counts jobs): a refused
+  // job leaves nothing behind. Its input plus JOB_MEMBERS_BYTES is at least what its record is counted as.
+  store.admit(job.param ?? 'input', [recordBytes(job.input) + JOB_MEMBERS_BYTES]);
   const now = sandbox.now();
   const id = sandbox.ids.next('job');
   const settings = sandbox.jobSettings[job.type];
@@ -95,7 +114,10 @@ export function createJob(
     credits_hold: job.creditsHold,
     units: job.units,
   };
-  store.write('jobs').insert(record);
+  // Counted as it will weigh once ended: settling fills its timestamps and ids in place.
+  // A failed job also shows its timeline's error and code then.
+  const settled = recordBytes(record) + JOB_SETTLED_GROWTH_BYTES + recordBytes(timeline.error) + recordBytes(timeline.error_code);
+  store.write('jobs').insert(record, job.param ?? 'input', settled);
   trackNewJob(store, record);
   return record;
 }

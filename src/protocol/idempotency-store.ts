@@ -5,19 +5,23 @@
  *
  * Bounded in bytes as well as in keys (README "Idempotency"):
  * - each account's entries weigh at most `budget` bytes, every account's together at most
- *   `totalBudget`. Over either, the oldest stored answers are dropped first, and the key stays as a
- *   tombstone (its fingerprint and expiry, a few hundred bytes): a retry within the 24 hours is
- *   refused (`evicted`), never run a second time, and another payload under it is still a mismatch;
+ *   `totalBudget`. Over its budget, an account's oldest stored answers are dropped first; over the
+ *   ceiling, the heaviest account's, so one tenant's flood never costs a light neighbour its keys.
+ *   The key of a dropped answer stays as a tombstone (its fingerprint and expiry, a few hundred
+ *   bytes): a retry within the 24 hours is refused (`evicted`), never run a second time, and another
+ *   payload under it is still a mismatch. An answer larger than a whole budget is never stored (its
+ *   key is a tombstone at once) and drops nothing else;
  * - only when tombstones alone are over a budget, or past IDEMPOTENCY_KEYS_PER_ACCOUNT keys (a frozen
  *   clock never expires anything), is the oldest key forgotten outright: its retry then runs as new;
  * - expired entries are dropped when their account is looked up, and a few accounts at a time are
  *   swept on every lookup of any account, so an idle account's are freed by other tenants' writes.
  *
- * Whole at ~380 lines on purpose: the entry states, the per-account and sandbox-wide byte ledgers,
+ * Whole at ~420 lines on purpose: the entry states, the per-account and sandbox-wide byte ledgers,
  * eviction to tombstones and the sweep change the same entries and the same counters in one step
  * (an eviction moves bytes out of both ledgers and re-files the entry in its queue); split, each
  * piece would reach into the others' state to keep the budgets exact.
  */
+import { HeaviestFirst } from '../store/heaviest-first.js';
 import { weighText } from './text-bytes.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -166,6 +170,10 @@ export class IdempotencyStore {
   private readonly accounts = new Map<string, AccountEntries>();
   /** Every account's answers and tombstones together: what the sandbox-wide ceiling drops from. */
   private readonly sandbox = new Ledger();
+  /** Every account with entries, the heaviest first: what the sandbox-wide ceiling sheds from. */
+  private readonly byWeight = new HeaviestFirst<AccountEntries>();
+  /** Every account with tombstones, the most tombstone bytes first. */
+  private readonly byTombstones = new HeaviestFirst<AccountEntries>();
   private count = 0;
   /** Where the sweep of expired entries goes on, one account after another. */
   private sweepCursor: Iterator<AccountEntries> | undefined;
@@ -245,9 +253,17 @@ export class IdempotencyStore {
 
   private store(entry: Entry, response: StoredResponse): void {
     const account = entry.account;
+    const answerWeight = weighAnswer(response);
+    if (entry.weight + answerWeight > Math.min(this.budget, this.totalBudget)) {
+      // It could never be kept: dropping the account's other answers to make room would only lose
+      // them as well. The key stays as a tombstone, so its retry is refused, never run again.
+      this.bury(entry);
+      this.fit(account);
+      return;
+    }
     entry.state = 'completed';
     entry.response = response;
-    entry.answerWeight = weighAnswer(response);
+    entry.answerWeight = answerWeight;
     for (const ledger of [account, this.sandbox]) {
       ledger.answerCount += 1;
       ledger.answers.push(entry, ledger.answerCount);
@@ -266,8 +282,19 @@ export class IdempotencyStore {
     while (account.bytes > this.budget && this.shed(account, this.budget)) {
       // Shed one more.
     }
-    while (this.sandbox.bytes > this.totalBudget && this.shed(this.sandbox, this.totalBudget)) {
-      // Shed one more.
+    // Over the ceiling, the heaviest account pays: a light tenant's keys survive a heavy
+    // neighbour's flood. Past half the ceiling in tombstones, the account holding the most
+    // tombstones forgets its oldest; else the heaviest account sheds by its own rule. The
+    // sandbox's oldest go only when the heaviest holds nothing but requests still running.
+    while (this.sandbox.bytes > this.totalBudget) {
+      const buried = this.sandbox.tombstoneBytes > this.totalBudget / 2 ? this.byTombstones.heaviest()?.tombstones.oldest() : undefined;
+      if (buried) {
+        this.remove(buried);
+        continue;
+      }
+      const heaviest = this.byWeight.heaviest();
+      if (heaviest && this.shed(heaviest, this.budget)) continue;
+      if (!this.shed(this.sandbox, this.totalBudget)) break;
     }
   }
 
@@ -294,16 +321,22 @@ export class IdempotencyStore {
 
   /** Its answer goes, its key stays (spec §8: a retry is refused, not run again). */
   private evict(entry: Entry): void {
-    entry.state = 'evicted';
-    entry.response = undefined;
     this.addWeight(entry.account, -entry.answerWeight);
     entry.answerWeight = 0;
+    for (const ledger of [entry.account, this.sandbox]) ledger.answerCount -= 1;
+    this.bury(entry);
+  }
+
+  /** A tombstone from now on: the key, its payload digest and its expiry, without an answer. */
+  private bury(entry: Entry): void {
+    entry.state = 'evicted';
+    entry.response = undefined;
     for (const ledger of [entry.account, this.sandbox]) {
-      ledger.answerCount -= 1;
       ledger.tombstoneCount += 1;
       ledger.tombstoneBytes += entry.weight;
       ledger.tombstones.push(entry, ledger.tombstoneCount);
     }
+    this.byTombstones.set(entry.account, entry.account.tombstoneBytes);
   }
 
   /** The account's oldest key that is not running, forgotten outright; false when every one is running. */
@@ -328,6 +361,7 @@ export class IdempotencyStore {
         ledger.tombstoneBytes -= entry.weight;
       }
     }
+    if (entry.state === 'evicted') this.byTombstones.set(account, account.tombstoneBytes);
     this.addWeight(account, -(entry.weight + entry.answerWeight));
     entry.state = 'gone';
     entry.response = undefined;
@@ -339,6 +373,7 @@ export class IdempotencyStore {
   private addWeight(account: AccountEntries, bytes: number): void {
     account.bytes += bytes;
     this.sandbox.bytes += bytes;
+    this.byWeight.set(account, account.bytes);
   }
 
   /**

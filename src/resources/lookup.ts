@@ -19,3 +19,17 @@ export function required<T>(record: T | undefined, kind: string, id: string, par
   if (record === undefined) throw resourceMissing(kind, id, param);
   return record;
 }
+
+/**
+ * The member of a body that weighs the most as JSON: the one a refusal by the record budget names
+ * when a record is made of several members a client sent (src/store/record-meter.ts).
+ */
+export function heaviestMember(body: object): string {
+  let heaviest = 'body';
+  let most = -1;
+  for (const [name, value] of Object.entries(body)) {
+    const size = JSON.stringify(value)?.length ?? 0;
+    if (size > most) [heaviest, most] = [name, size];
+  }
+  return heaviest;
+}

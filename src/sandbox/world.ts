@@ -23,15 +23,18 @@ import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from '../scenarios/engine.js';
 import { parseBootScenario } from '../scenarios/boot-spec.js';
 import { seedRecordsOf, type AccountSeeder } from '../fixture/account-template.js';
-import type { AccountTemplate, LoadedFixture } from '../fixture/fixture-file.js';
+import { FixtureError, type AccountTemplate, type LoadedFixture } from '../fixture/fixture-file.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
 import type { AccountRecord, ApiKeyRecord, Plan } from '../store/records.js';
-import { Store, type AccountStore } from '../store/store.js';
+import { pinnedPastBudget, SeededRecordsOverBudget } from '../store/record-meter.js';
+import { AccountStore, Store, type SeedRecords } from '../store/store.js';
 import type { ClockBirth } from './account-clock.js';
 import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenant.js';
 import { timeDomain, type TimeDomain } from './time-domain.js';
 import { WebhookHub } from '../webhooks/hub.js';
 import type { EndedDelivery, RequestExchange, WorldModule, WorldModuleInstance } from './world-module.js';
+import { keyRecord } from '../resources/api-keys/key-record.js';
+import { draftId } from '../resources/draft-id.js';
 import { webhookEvent } from '../resources/index.js';
 import { endedJobEvent } from '../resources/jobs/webhook-events.js';
 
@@ -64,7 +67,7 @@ export class World {
   readonly clock: VirtualClock;
   readonly ids: IdGenerator;
   readonly requestIds = new RequestIdGenerator();
-  readonly store = new Store();
+  readonly store: Store;
   readonly rateLimiter: RateLimiter;
   /** First responses of writes sent with an Idempotency-Key, per account (spec §8). */
   readonly idempotency: IdempotencyStore;
@@ -109,6 +112,7 @@ export class World {
     const start = options.clock.mode === 'running' && options.clock.start === undefined ? realTime() : bootInstant;
     this.clock = new VirtualClock(start, options.clock.mode, realTime);
     this.ids = new IdGenerator(options.seed);
+    this.store = new Store({ recordBudget: options.recordBudget });
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.realTime = realTime;
     this.idempotency = new IdempotencyStore({
@@ -164,15 +168,18 @@ export class World {
     this.requestListeners = this.modules.flatMap((m) => (m.requestFinished ? [m.requestFinished.bind(m)] : []));
     const deliveryListeners = this.modules.flatMap((m) => (m.deliveryEnded ? [m.deliveryEnded.bind(m)] : []));
     if (deliveryListeners.length > 0) this.listening.delivery = (delivery) => deliveryListeners.forEach((listen) => listen(delivery));
-    for (const account of fixture.accounts) {
-      const scoped = this.createAccount({
-        id: account.id,
-        name: account.name,
-        plan: account.plan,
-        credits: account.credits,
-        populate: account.populate ?? true,
-        pinned: account.pinned,
-      });
+    for (const [index, account] of fixture.accounts.entries()) {
+      const scoped = fixtureAccount(fixture.file, index, () =>
+        this.createAccount({
+          id: account.id,
+          name: account.name,
+          plan: account.plan,
+          credits: account.credits,
+          populate: account.populate ?? true,
+          pinned: account.pinned,
+          checkSeededBytes: true,
+        }),
+      );
       for (const key of account.api_keys) {
         this.addApiKey(scoped, key.token, {
           id: key.id,
@@ -247,6 +254,11 @@ export class World {
     pinned?: PinnedRecords | undefined;
     /** The account's clock (contract §4.1); shared when left out. */
     clock?: ClockBirth | undefined;
+    /**
+     * Derive its seeded records once now and refuse the account (SeededRecordsOverBudget) when they
+     * weigh more than the record budget: for records the creator chose (pinned, a template, a fixture's accounts).
+     */
+    checkSeededBytes?: boolean;
   }): AccountStore {
     const template = input.template ?? this.fixture.template;
     const id = input.id ?? this.ids.next('acct');
@@ -269,10 +281,20 @@ export class World {
       input.populate === false
         ? undefined
         : seedRecordsOf({ seeders: this.seeders, template, now: clock.now(), seed: this.options.seed, pinned: input.pinned });
+    if (input.checkSeededBytes && seedRecords) this.checkSeededBytes(account, seedRecords, input.pinned, id);
     const scoped = this.store.addAccount(account, seedRecords);
     tenant.birth = takeBirth(scoped, seedRecords);
     for (const module of this.modules) module.accountCreated?.(id);
     return scoped;
+  }
+
+  /** Refuses an account born over its record budget; the tenant made for it is let go. */
+  private checkSeededBytes(account: AccountRecord, seedRecords: SeedRecords, pinned: PinnedRecords | undefined, id: string): void {
+    const budget = this.store.recordBudget;
+    const bytes = new AccountStore(account, seedRecords).seededBytes();
+    if (bytes <= budget) return;
+    this.tenants.delete(id);
+    throw new SeededRecordsOverBudget(bytes, budget, pinnedPastBudget(pinned, budget));
   }
 
   /**
@@ -285,6 +307,8 @@ export class World {
     input: NewApiKey = {},
     clock: VirtualClock = this.timeOf(account.id).clock,
   ): { key: ApiKeyRecord; token: string } {
+    // Before the secret and the id are drawn: a key the record budget refuses leaves the streams as they were.
+    account.admit('name', [keyRecord(draftId('key'), draftId('cc_test'), input, clock)]);
     const token = this.ids.secret('cc_test_');
     const key = this.addApiKey(account, token, input, clock);
     return { key, token };
@@ -296,19 +320,18 @@ export class World {
     input: NewApiKey & { id?: string },
     clock: VirtualClock = this.timeOf(account.id).clock,
   ): ApiKeyRecord {
-    const key: ApiKeyRecord = {
-      id: input.id ?? this.ids.next('key'),
-      object: 'api_key',
-      name: input.name === undefined ? 'Default' : input.name,
-      last4: token.slice(-4),
-      token_type: 'api_key',
-      last_used_at: null,
-      expires_at: input.expiresAt ? isoTimestamp(Date.parse(input.expiresAt)) : null,
-      created_at: isoTimestamp(clock.now()),
-      access: input.access ?? 'full',
-      revoked_at: null,
-    };
+    const key = keyRecord(input.id ?? this.ids.next('key'), token, input, clock);
     // Into the store the caller holds, which a reset or delete may have discarded (Store.addApiKey).
     return this.store.addApiKey(account, key, token);
+  }
+}
+
+/** A fixture account over the record budget stops the boot, naming the file and the member (exit 2). */
+function fixtureAccount(file: string, index: number, create: () => AccountStore): AccountStore {
+  try {
+    return create();
+  } catch (error) {
+    if (!(error instanceof SeededRecordsOverBudget)) throw error;
+    throw new FixtureError(file, `/accounts/${index}${error.pointer === undefined ? '' : `/pinned${error.pointer}`}`, error.message);
   }
 }

@@ -13,6 +13,7 @@
  * here could get the loaded account's id, or a new record one of its record ids.
  */
 import { isTerminal } from '../jobs/derive.js';
+import { recordBytes } from '../store/record-meter.js';
 import type { CollectionName, CollectionRecords } from '../store/records.js';
 import type { AccountStore, SeedRecords } from '../store/store.js';
 import type { ClockBirth } from '../sandbox/account-clock.js';
@@ -96,9 +97,35 @@ function restoreOwn(world: World, account: AccountStore, snapshot: AccountSnapsh
   if (unfinished.length > 0) world.webhooks.publish(account, { events: [], jobs: unfinished, origin: NO_ORIGIN });
 }
 
+/** Thrown when the snapshot's records weigh more than this sandbox's record budget: `path` names the record that passes it. */
+export class SnapshotOverBudget extends SnapshotProblem {}
+
+/**
+ * Refuses a snapshot whose records would pass the record budget (src/store/record-meter.ts) before
+ * anything is made, naming the first record at which they do, in the order the account holds them.
+ */
+function checkRecordBudget(budget: number, snapshot: AccountSnapshot): void {
+  let bytes = 0;
+  const weigh = (record: unknown, path: string): void => {
+    bytes += recordBytes(record);
+    if (bytes > budget) {
+      throw new SnapshotOverBudget(
+        path,
+        `the snapshot's records weigh more than this sandbox's record budget of ${budget} bytes (--record-budget)`,
+      );
+    }
+  };
+  // A key is stored without its token.
+  snapshot.api_keys.forEach(({ token: _token, ...key }, index) => weigh(key, `snapshot.api_keys.${index}`));
+  for (const name of RECORD_COLLECTIONS)
+    snapshot.records[name].forEach((record, index) => weigh(record, `snapshot.records.${name}.${index}`));
+  snapshot.jobs.forEach((job, index) => weigh(job, `snapshot.jobs.${index}`));
+}
+
 /** The account, made from a checked snapshot (src/snapshot/decode.ts) on `clock`; SnapshotConflict when it collides. */
 export function loadSnapshot(world: World, snapshot: AccountSnapshot, clock: ClockBirth): AccountStore {
   checkConflicts(world, snapshot);
+  checkRecordBudget(world.store.recordBudget, snapshot);
   world.ids.reserve(drawnValues(snapshot, new Set()));
   const { id, name, plan, created_at } = snapshot.account;
   const tenant = new Tenant(clock);

@@ -1,4 +1,5 @@
 import { BTree, type BTreeOf as GenericBTree } from './btree.js';
+import { recordBytes, type RecordMeter } from './record-meter.js';
 import { compareOrderKeys, SecondaryIndex, type IndexDefinition, type OrderKey } from './secondary-index.js';
 
 export type { OrderKey };
@@ -32,7 +33,10 @@ export interface Page<T> {
  * collections out this way until it writes them (src/store/store.ts), so a write through a read
  * handle does not compile.
  */
-export type ReadCollection<T extends Identified> = Pick<Collection<T>, 'size' | 'has' | 'get' | 'find' | 'filter' | 'values' | 'page'>;
+export type ReadCollection<T extends Identified> = Pick<
+  Collection<T>,
+  'size' | 'has' | 'get' | 'find' | 'filter' | 'values' | 'head' | 'page' | 'bytes'
+>;
 
 /** `created_at` in ms; records without a parsable one sort first (oldest), among themselves by insertion. */
 function createdMs(record: Identified): number {
@@ -64,6 +68,13 @@ export class Collection<T extends Identified> {
    * nothing) and kept up to date by insert, update and delete from then on.
    */
   private readonly indexes = new Map<IndexDefinition<T>, SecondaryIndex<T>>();
+  /**
+   * The account's record budget, once the collection is the account's own (src/store/store.ts), and
+   * what each record weighed when last written: a write is checked and counted by its own size, a
+   * delete gives back what was counted, so nothing ever walks the collection again.
+   */
+  private meter: RecordMeter | undefined;
+  private readonly bytesById = new Map<string, number>();
 
   get size(): number {
     return this.keyById.size;
@@ -78,8 +89,33 @@ export class Collection<T extends Identified> {
     return key === undefined ? undefined : this.byOrder.get(key);
   }
 
-  insert(record: T): T {
+  /**
+   * Counts the records held now against `meter` and every later write (once, when an account takes
+   * the collection as its own). Never refused: these are the records the account was born with.
+   */
+  attachMeter(meter: RecordMeter): void {
+    if (this.meter) return;
+    this.meter = meter;
+    for (const record of this.byOrder.values()) {
+      const size = recordBytes(record);
+      this.bytesById.set(record.id, size);
+      meter.add(size);
+    }
+  }
+
+  /**
+   * Adds a record; a metered one is refused first (422 naming `param`) when it would pass the
+   * account's record budget. `bytes`: what it is counted as, when more than it weighs now (a job
+   * whose timestamps and ids fill in as it runs, changed in place without `update`).
+   */
+  insert(record: T, param = 'body', bytes?: number): T {
     if (this.keyById.has(record.id)) throw new Error(`duplicate id ${record.id}`);
+    if (this.meter) {
+      const size = Math.max(bytes ?? 0, recordBytes(record));
+      this.meter.check([size], param);
+      this.meter.add(size);
+      this.bytesById.set(record.id, size);
+    }
     // A record made again under a deleted id takes a new position; its old cursor position is forgotten.
     this.deletedKeyById.delete(record.id);
     const key: OrderKey = [createdMs(record), this.nextSeq++];
@@ -103,8 +139,37 @@ export class Collection<T extends Identified> {
       change(record);
     } finally {
       for (const index of this.indexes.values()) index.add(key, record);
+      // Counted, never refused: an in-place change is a fixed-size one (a status, a count, a shorter
+      // list); a change that can grow a record is a `replace`, checked before it happens.
+      if (this.meter) this.recount(id, recordBytes(record));
     }
     return record;
+  }
+
+  /**
+   * Puts `next` in place of the record `id` (same id, same place in the order), refused first (422
+   * naming `param`) when it would make the record or the account pass its bound: nothing changes
+   * then. `undefined` for an unknown id.
+   */
+  replace(id: string, next: T, param = 'body'): T | undefined {
+    const key = this.keyById.get(id);
+    const record = key === undefined ? undefined : this.byOrder.get(key);
+    if (key === undefined || record === undefined) return undefined;
+    if (next.id !== id) throw new Error(`replace changes id ${id} to ${next.id}`);
+    if (this.meter) {
+      const size = recordBytes(next);
+      this.meter.check([size], param, this.bytesById.get(id) ?? 0);
+      this.recount(id, size);
+    }
+    for (const index of this.indexes.values()) index.remove(key, record);
+    this.byOrder.set(key, next);
+    for (const index of this.indexes.values()) index.add(key, next);
+    return next;
+  }
+
+  private recount(id: string, size: number): void {
+    this.meter!.add(size - (this.bytesById.get(id) ?? 0));
+    this.bytesById.set(id, size);
   }
 
   delete(id: string): T | undefined {
@@ -115,6 +180,10 @@ export class Collection<T extends Identified> {
     this.byOrder.delete(key);
     if (record !== undefined) for (const index of this.indexes.values()) index.remove(key, record);
     this.deletedKeyById.set(id, key);
+    if (this.meter) {
+      this.meter.add(-(this.bytesById.get(id) ?? 0));
+      this.bytesById.delete(id);
+    }
     return record;
   }
 
@@ -132,6 +201,22 @@ export class Collection<T extends Identified> {
   /** Oldest first. */
   values(): T[] {
     return this.byOrder.valuesArray();
+  }
+
+  /** The `limit` oldest, oldest first: reads only as far as it returns. */
+  head(limit: number): T[] {
+    const out: T[] = [];
+    if (limit <= 0) return out;
+    for (const record of this.byOrder.values()) {
+      out.push(record);
+      if (out.length === limit) break;
+    }
+    return out;
+  }
+
+  /** What the record `id` weighed when last written (0 while the collection is not an account's own). */
+  bytes(id: string): number {
+    return this.bytesById.get(id) ?? 0;
   }
 
   /** Newest first, starting after `startingAfter`; `undefined` when the cursor was never in this collection. */

@@ -1,5 +1,6 @@
 import { Collection, type ReadCollection } from './collection.js';
 import { deepFreeze, DERIVED_CACHE_CAPACITY, LruCache } from './derived-cache.js';
+import { DEFAULT_RECORD_BUDGET, recordBytes, RecordMeter } from './record-meter.js';
 import { COLLECTION_NAMES, type AccountRecord, type ApiKeyRecord, type CollectionName, type CollectionRecords } from './records.js';
 
 type Collections = { [K in CollectionName]: Collection<CollectionRecords[K]> };
@@ -44,11 +45,43 @@ const derived = new LruCache<AccountStore, Partial<ReadCollections>>(DERIVED_CAC
  */
 export class AccountStore {
   private readonly owned: Partial<Collections> = Object.create(null) as Partial<Collections>;
+  /**
+   * What the records the account owns weigh, against its record budget (src/store/record-meter.ts);
+   * none for a scratch store that derives seeded records. A reset makes a new store, so the count
+   * starts again from the account's birth.
+   */
+  private readonly meter: RecordMeter | undefined;
 
   constructor(
     readonly account: AccountRecord,
     private readonly seedRecords?: SeedRecords,
-  ) {}
+    recordBudget?: number,
+  ) {
+    this.meter = recordBudget === undefined ? undefined : new RecordMeter(recordBudget);
+  }
+
+  /** What the account's own records weigh, in bytes (its seeded ones count once it writes their collection). */
+  get recordBytes(): number {
+    return this.meter?.bytes ?? 0;
+  }
+
+  /** The account's record budget, in bytes (Infinity for an unmetered scratch store). */
+  get recordBudget(): number {
+    return this.meter?.budget ?? Infinity;
+  }
+
+  /**
+   * Refuses (422 naming `param`) unless `records` (or records of these sizes), written next, fit:
+   * each within RECORD_LIMIT_BYTES and the account within its budget. Changes nothing: a request
+   * that writes several records, or decides something before its write, asks first, so that it
+   * writes all of them or none and a refusal leaves nothing behind.
+   */
+  admit(param: string, records: readonly (object | number)[]): void {
+    this.meter?.check(
+      records.map((record) => (typeof record === 'number' ? record : recordBytes(record))),
+      param,
+    );
+  }
 
   get id(): string {
     return this.account.id;
@@ -84,8 +117,20 @@ export class AccountStore {
     // derivation is the same records by construction.
     const made: Collections[K] =
       (this.seedRecords && !UNSEEDED.has(name) ? this.derive()[name] : undefined) ?? (new Collection() as Collections[K]);
+    // Its seeded records count from now on: the account holds them itself.
+    if (this.meter) made.attachMeter(this.meter);
     this.owned[name] = made;
     return made;
+  }
+
+  /**
+   * What every seeded record of the account would weigh, derived once into a scratch store: what a
+   * creation checks against the budget when its pinned records or template are the creator's own.
+   */
+  seededBytes(): number {
+    let bytes = 0;
+    for (const collection of Object.values(this.derive())) for (const record of collection.values()) bytes += recordBytes(record);
+    return bytes;
   }
 
   /** Every collection as plain arrays (oldest first), for the admin state snapshot. */
@@ -124,12 +169,19 @@ export interface KeyLocation {
  */
 export class Store {
   private readonly accounts = new Map<string, AccountStore>();
+  /** Bytes of records each account may hold (src/store/record-meter.ts). */
+  readonly recordBudget: number;
+
+  constructor(options: { recordBudget?: number } = {}) {
+    this.recordBudget = options.recordBudget ?? DEFAULT_RECORD_BUDGET;
+  }
+
   private readonly keysByToken = new Map<string, KeyLocation>();
   private readonly tokenByKeyId = new Map<string, string>();
 
   addAccount(account: AccountRecord, seedRecords?: SeedRecords): AccountStore {
     if (this.accounts.has(account.id)) throw new Error(`duplicate account id ${account.id}`);
-    const scoped = new AccountStore(account, seedRecords);
+    const scoped = new AccountStore(account, seedRecords, this.recordBudget);
     this.accounts.set(account.id, scoped);
     return scoped;
   }
@@ -166,7 +218,7 @@ export class Store {
     if (!old) throw new Error(`no account ${account.id}`);
     this.dropTokensOf(old);
     old.dropDerived();
-    const scoped = new AccountStore(account, seedRecords);
+    const scoped = new AccountStore(account, seedRecords, this.recordBudget);
     this.accounts.set(account.id, scoped);
     return scoped;
   }
@@ -193,7 +245,7 @@ export class Store {
   addApiKey(scoped: AccountStore, key: ApiKeyRecord, token: string): ApiKeyRecord {
     if (this.keysByToken.has(token)) throw new Error(`duplicate API key token for ${key.id}`);
     if (this.tokenByKeyId.has(key.id)) throw new Error(`duplicate API key id ${key.id}`);
-    scoped.write('api_keys').insert(key);
+    scoped.write('api_keys').insert(key, 'name');
     if (!this.holds(scoped)) return key;
     this.keysByToken.set(token, { accountId: scoped.id, keyId: key.id });
     this.tokenByKeyId.set(key.id, token);

@@ -8,8 +8,10 @@
  *
  * What goes first, when one is added and a bound is passed:
  * 1. the account's own oldest, while it is over its count or its bytes;
- * 2. the account's own oldest, while the sandbox is over its bytes;
- * 3. then the sandbox's oldest, of any account, while the sandbox is still over its bytes.
+ * 2. then, while the sandbox is over its bytes, the oldest of the heaviest account (the one whose
+ *    deliveries weigh the most; of equal ones, the one that changed longest ago): a tenant flooding
+ *    the sandbox pays for it, and a light neighbour's deliveries stay listed. An indexed heap finds
+ *    it in O(log n), never walking the accounts.
  * The delivery just added is never dropped by its own arrival, so an event always gets its first
  * attempt. `onDrop` tells the owner, who makes sure a dropped pending delivery is never sent.
  *
@@ -17,6 +19,7 @@
  * adding, dropping and listing newest first never copy the log.
  */
 import { heldBytes } from '../protocol/text-bytes.js';
+import { HeaviestFirst } from '../store/heaviest-first.js';
 
 /** A delivery's body: the JSON text sent, shared by every delivery of one event. */
 export interface LoggedPayload {
@@ -68,6 +71,8 @@ interface AccountLog<T> {
 export class DeliveryLog<T extends LogEntry> {
   private readonly nodes = new Map<string, Node<T>>();
   private readonly accounts = new Map<string, AccountLog<T>>();
+  /** Every account with deliveries, the heaviest first. */
+  private readonly byBytes = new HeaviestFirst<AccountLog<T>>();
   private head: Node<T> | undefined;
   private tail: Node<T> | undefined;
   private total = 0;
@@ -110,8 +115,19 @@ export class DeliveryLog<T extends LogEntry> {
 
     const { count, bytes, sandboxBytes } = this.budget;
     while (account.count > 1 && (account.count > count || account.bytes > bytes)) this.drop(account.head!);
-    while (account.count > 1 && this.total > sandboxBytes) this.drop(account.head!);
-    while (this.total > sandboxBytes && this.head !== node) this.drop(this.head!);
+    for (let victim = this.heaviestBut(node); victim && this.total > sandboxBytes; victim = this.heaviestBut(node)) {
+      this.drop(victim.head!);
+    }
+  }
+
+  /** The heaviest account, unless all it holds is `added` (then the next heaviest): what the sandbox budget drops from. */
+  private heaviestBut(added: Node<T>): AccountLog<T> | undefined {
+    const heaviest = this.byBytes.heaviest();
+    if (!heaviest || heaviest.head !== added) return heaviest;
+    this.byBytes.delete(heaviest);
+    const next = this.byBytes.heaviest();
+    this.byBytes.set(heaviest, heaviest.bytes);
+    return next;
   }
 
   /** An account reset or deleted: its deliveries leave the log (the owner stops them itself; no `onDrop`). */
@@ -124,6 +140,7 @@ export class DeliveryLog<T extends LogEntry> {
     }
     this.total -= account.bytes;
     this.accounts.delete(accountId);
+    this.byBytes.delete(account);
   }
 
   /** Newest first: one account's, or the sandbox's. Lazy: a listing reads only as far as it shows. */
@@ -138,6 +155,7 @@ export class DeliveryLog<T extends LogEntry> {
   private charge(account: AccountLog<T>, bytes: number): void {
     account.bytes += bytes;
     this.total += bytes;
+    this.byBytes.set(account, account.bytes);
   }
 
   private drop(node: Node<T>): void {

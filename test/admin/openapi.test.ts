@@ -245,6 +245,8 @@ describe('contract §5.4: the answers the document describes are those the route
     const [delivery] = deliveries.data as Array<{ id: string }>;
     await call('GET /webhook_deliveries/{id}', `/webhook_deliveries/${delivery!.id}`);
     await call('DELETE /webhook_endpoints/{id}', `/webhook_endpoints/${endpoint.id as string}`);
+    await call('GET /accounts/{id}/records/{collection}', `/accounts/${id}/records/jobs?limit=5`);
+    await call('GET /accounts/{id}/records/{collection}', `/accounts/${id}/records/inboxes`);
     const snapshot = await call('GET /accounts/{id}/snapshot', `/accounts/${id}/snapshot`);
     await call('DELETE /accounts/{id}', `/accounts/${id}`);
     await call('POST /accounts', '/accounts', { snapshot });

@@ -58,7 +58,7 @@ describe('contract §4.3: the webhook delivery log is bounded in bytes', () => {
     expect(tags(await s.deliveries())).toEqual(['next', 'next', 'next', 'shared', 'shared', 'shared']);
   });
 
-  it("contract §4.3: over the sandbox's budget the account that adds gives up its own oldest first, then the sandbox's oldest go", async () => {
+  it("contract §4.3: over the sandbox's budget the heaviest account gives up its oldest first, whoever adds", async () => {
     const ok = await receiver();
     const s = sandbox({ deliveryLogSandboxBudget: '30KiB' });
     await s.endpoint(ok.url, { events: ['inbox.updated'] }, ACCOUNTS.free);
@@ -68,12 +68,29 @@ describe('contract §4.3: the webhook delivery log is bounded in bytes', () => {
     await patchInbox(s, 10_000, 'paid-1', 'paid');
     await ok.received(3);
     await s.advance(0);
-    // The paid account had nothing older of its own: the sandbox's oldest went.
+    // The free account was the heaviest: its oldest went.
     expect(tags(await s.deliveries())).toEqual(['paid-1', 'free-2']);
     await patchInbox(s, 10_000, 'paid-2', 'paid');
     await ok.received(4);
     await s.advance(0);
     expect(tags(await s.deliveries())).toEqual(['paid-2', 'free-2']);
+  });
+
+  it("contract §4.3: a heavy tenant flooding past the sandbox's budget leaves a light tenant's deliveries listed", async () => {
+    const ok = await receiver();
+    const s = sandbox({ deliveryLogSandboxBudget: '64KiB' });
+    await s.endpoint(ok.url, { events: ['inbox.updated'] }, ACCOUNTS.free);
+    await s.endpoint(ok.url, { events: ['inbox.updated'] }, ACCOUNTS.paid);
+    await patchInbox(s, 100, 'light-1', 'paid');
+    for (let i = 0; i < 10; i++) await patchInbox(s, 10_000, `heavy-${i}`);
+    // As large as a heavy one: the heavy flood left less room than that, so the sandbox is passed.
+    await patchInbox(s, 10_100, 'light-2', 'paid');
+    await ok.received(12);
+    await s.advance(0);
+    expect(tags(await s.deliveries({ account_id: ACCOUNTS.paid }))).toEqual(['light-2', 'light-1']);
+    const heavy = tags(await s.deliveries({ account_id: ACCOUNTS.free }));
+    expect(heavy[0]).toBe('heavy-9');
+    expect(heavy.length).toBeLessThan(10);
   });
 
   it('contract §4.3: the newest delivery of an account is kept even when it alone is over the budget', async () => {

@@ -41,4 +41,40 @@ describe('contract §4.3: the delivery log counts bytes', () => {
     expect(log.bytes()).toBe(0);
     expect([...log.newestFirst()]).toEqual([]);
   });
+
+  it("contract §4.3: over the sandbox's budget the heaviest account's oldest go: a light account's deliveries survive a flood by many heavier ones", () => {
+    const dropped: string[] = [];
+    const log = new DeliveryLog<LogEntry>({ count: 1000, bytes: 1e9, sandboxBytes: 40_000 }, (entry) => dropped.push(entry.id));
+    const make = entries();
+    const light = make('light', loggedPayload('l'.repeat(100)));
+    log.add(light);
+    for (let i = 0; i < 50; i++) log.add(make(`heavy-${i}`, loggedPayload('h'.repeat(5000))));
+    expect(log.bytes()).toBeLessThanOrEqual(40_000);
+    expect(log.holds(light)).toBe(true);
+    // Of the heavy ones, all as heavy, the oldest went first.
+    expect(dropped[0]).toBe('whd_2');
+  });
+
+  it('contract §4.3: a light account adding while a heavy one fills the sandbox keeps its own older deliveries', () => {
+    // The heavy account's deliveries fill the sandbox to within 1,124 bytes (one light delivery) of its budget.
+    const log = new DeliveryLog<LogEntry>({ count: 1000, bytes: 1e9, sandboxBytes: 38_000 }, () => {});
+    const make = entries();
+    const first = make('light', loggedPayload('l'.repeat(100)));
+    log.add(first);
+    for (let i = 0; i < 20; i++) log.add(make('heavy', loggedPayload('h'.repeat(5000))));
+    const second = make('light', loggedPayload('l'.repeat(100)));
+    log.add(second);
+    expect([log.holds(first), log.holds(second)]).toEqual([true, true]);
+    expect(log.bytes()).toBeLessThanOrEqual(38_000);
+  });
+
+  it('contract §4.3: the delivery just added stays even when its account is the heaviest and holds nothing else', () => {
+    const log = new DeliveryLog<LogEntry>({ count: 1000, bytes: 1e9, sandboxBytes: 10_000 }, () => {});
+    const make = entries();
+    const small = make('a', loggedPayload('a'.repeat(100)));
+    log.add(small);
+    const huge = make('b', loggedPayload('b'.repeat(50_000)));
+    log.add(huge);
+    expect([log.holds(small), log.holds(huge)]).toEqual([false, true]);
+  });
 });

@@ -7,6 +7,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { prefixedIdSchema } from '../../operations/schemas.js';
 import { defineOperation } from '../../operations/types.js';
 import type { ConversionRecord } from '../../store/records.js';
+import { draftId } from '../draft-id.js';
 import { conversionEventSchema, hashedUserData, type ConversionEvent } from './events.js';
 
 /** Members the sandbox writes on every record; an event member of the same name is not kept (README "Conversion events"). */
@@ -69,18 +70,23 @@ export const sendConversions = defineOperation<SendConversionsBody>({
       });
     }
     const receivedAt = sandbox.timestamp();
-    for (const event of body.events) {
-      store.write('conversions').insert({
-        id: sandbox.ids.next('conv'),
-        object: 'conversion',
-        ad_account_id: body.account_id,
-        destination_id: destination.id,
-        ...eventMembers(event),
-        test: body.test_code !== undefined,
-        test_code: body.test_code ?? null,
-        received_at: receivedAt,
-      });
-    }
+    const record = (id: string, event: ConversionEvent): ConversionRecord => ({
+      id,
+      object: 'conversion',
+      ad_account_id: body.account_id,
+      destination_id: destination.id,
+      ...eventMembers(event),
+      test: body.test_code !== undefined,
+      test_code: body.test_code ?? null,
+      received_at: receivedAt,
+    });
+    // Every event is recorded, or none (docs/api.md "Record budget").
+    store.admit(
+      'events',
+      body.events.map((event) => record(draftId('conv'), event)),
+    );
+    const conversions = store.write('conversions');
+    for (const event of body.events) conversions.insert(record(sandbox.ids.next('conv'), event), 'events');
     return { body: {} };
   },
 });

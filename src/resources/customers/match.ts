@@ -1,23 +1,14 @@
 /** Customers are matched by email, case-insensitively (spec §4.5: "created or matched by email"). */
-import type { HandlerServices } from '../../operations/types.js';
 import type { CustomerRecord } from '../../store/records.js';
 import type { AccountStore } from '../../store/store.js';
 
-export function findOrCreateCustomer(
-  store: AccountStore,
-  sandbox: HandlerServices,
-  email: string,
-  name: string,
-): { customer: CustomerRecord; created: boolean } {
+/** The account's customer with this email, whatever its case. */
+export function findCustomer(store: AccountStore, email: string): CustomerRecord | undefined {
   const normalized = email.trim().toLowerCase();
-  const existing = store.collection('customers').find((c) => c.email === normalized);
-  if (existing) return { customer: existing, created: false };
-  const customer = store.write('customers').insert({
-    id: sandbox.ids.next('cus'),
-    object: 'customer',
-    name,
-    email: normalized,
-    created_at: sandbox.timestamp(),
-  });
-  return { customer, created: true };
+  return store.collection('customers').find((c) => c.email === normalized);
+}
+
+/** A new customer record (not yet stored): the email kept lower-case, as matching reads it. */
+export function newCustomer(id: string, email: string, name: string, createdAt: string): CustomerRecord {
+  return { id, object: 'customer', name, email: email.trim().toLowerCase(), created_at: createdAt };
 }

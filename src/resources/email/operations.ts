@@ -34,11 +34,16 @@ export const updateInbox = defineOperation<
   errors: [400, 401, 403, 404, 422, 429],
   handler({ params, body, store, events }) {
     required(store.collection('inboxes').get(params.id), 'inbox', params.id, 'id');
-    // The account's own copy is changed (the record read above may be a shared, frozen one).
-    const inbox = store.write('inboxes').update(params.id, (record) => {
-      if (body.display_name !== undefined) record.display_name = body.display_name;
-      record.metadata = mergeMetadata(record.metadata, body.metadata ?? {});
-    })!;
+    // The account's own copy is replaced (the record read above may be a shared, frozen one), after
+    // the record budget admits the result: a refused update changes nothing (docs/api.md "Record budget").
+    const inboxes = store.write('inboxes');
+    const current = inboxes.get(params.id)!;
+    const next = {
+      ...current,
+      display_name: body.display_name ?? current.display_name,
+      metadata: mergeMetadata(current.metadata, body.metadata ?? {}),
+    };
+    const inbox = inboxes.replace(params.id, next, body.metadata === undefined ? 'display_name' : 'metadata')!;
     const view = inboxView(inbox);
     events.emit('inbox.updated', view);
     return { body: view };

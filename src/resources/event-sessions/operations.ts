@@ -3,7 +3,9 @@ import { validationFailed } from '../../errors/api-error.js';
 import { isoTimestamp } from '../../clock/virtual-clock.js';
 import { prefixedIdSchema } from '../../operations/schemas.js';
 import { defineOperation } from '../../operations/types.js';
-import { required } from '../lookup.js';
+import type { EventSessionRecord } from '../../store/records.js';
+import { draftId } from '../draft-id.js';
+import { heaviestMember, required } from '../lookup.js';
 import {
   createEventSessionBodySchema,
   DEFAULT_SESSION_MINUTES,
@@ -49,8 +51,8 @@ export const createEventSession = defineOperation<CreateEventSessionBody, Record
     const start = toWholeSecond(body.start_time);
     const end = body.end_time === undefined ? start + DEFAULT_SESSION_MINUTES * 60_000 : toWholeSecond(body.end_time);
     if (end <= start) throw validationFailed({ end_time: [EVENT_SESSION_MESSAGES.endBeforeStart] });
-    const session = store.write('event_sessions').insert({
-      id: sandbox.ids.next('evs'),
+    const record = (id: string): EventSessionRecord => ({
+      id,
       object: 'event_session',
       experience_id: experience.id,
       title: body.title ?? experience.name,
@@ -64,6 +66,10 @@ export const createEventSession = defineOperation<CreateEventSessionBody, Record
       repeat_frequency: body.repeat_frequency,
       created_at: sandbox.timestamp(),
     });
+    // Before the id is drawn: a refused session leaves nothing behind (docs/api.md "Record budget").
+    const param = heaviestMember(body);
+    store.admit(param, [record(draftId('evs'))]);
+    const session = store.write('event_sessions').insert(record(sandbox.ids.next('evs')), param);
     const view = eventSessionView(session);
     events.emit('event_session.created', view);
     return { body: view };

@@ -39,6 +39,7 @@ export const crawlSite = defineOperation<CrawlInput>({
     if (available < hold) throw new ApiError('insufficient_credits', { message: MESSAGES.insufficientCredits(hold, available) });
     const job = jobs(store, apiKey, {
       ...CRAWL_JOB,
+      param: 'url',
       operationId: 'crawlSite',
       input,
       units: crawlPageCount(sandbox.seed, input),

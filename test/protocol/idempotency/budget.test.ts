@@ -86,6 +86,15 @@ describe('spec §8: the answers remembered per account stay within idempotencyBu
     expect(store.begin('acct', 'huge', 'fp', T0).kind).toBe('evicted');
   });
 
+  it("spec §8: an answer larger than the whole budget drops none of the account's other answers", () => {
+    const store = new IdempotencyStore({ budget: 16 * KIB });
+    for (let i = 0; i < 3; i++) remember(store, 'acct', `k${i}`, 2 * KIB);
+    remember(store, 'acct', 'huge', 20 * KIB);
+    for (let i = 0; i < 3; i++) expect(store.begin('acct', `k${i}`, 'fp', T0).kind).toBe('replay');
+    expect(store.begin('acct', 'huge', 'fp', T0).kind).toBe('evicted');
+    expect(store.bytesOf('acct')).toBeLessThanOrEqual(16 * KIB);
+  });
+
   it("spec §8: one account's budget never evicts another account's answers", () => {
     const store = new IdempotencyStore({ budget: 8 * KIB, totalBudget: MIB });
     remember(store, 'acct_b', 'kept', 1000);
@@ -151,6 +160,36 @@ describe('spec §8: every account together stays within idempotencyTotalBudget',
     expect(newest.headers['idempotent-replayed']).toBe('true');
     const first = tenants[0]!;
     expectError(await patch(api, 'k0', 10_000, first.token, first.inbox), 'idempotency_key_evicted', { param: 'Idempotency-Key' });
+  });
+
+  it("spec §8: at the ceiling the heaviest account pays: a light tenant's answer still replays after a heavy neighbour's flood", () => {
+    const store = new IdempotencyStore({ budget: 256 * KIB, totalBudget: 256 * KIB });
+    remember(store, 'light', 'kept', 1000);
+    for (let i = 0; i < 500; i++) remember(store, 'heavy', `k${i}`, 3000);
+    expect(store.bytes).toBeLessThanOrEqual(256 * KIB);
+    expect(store.begin('light', 'kept', 'fp', T0).kind).toBe('replay');
+    expect(store.begin('heavy', 'k499', 'fp', T0).kind).toBe('replay');
+    expect(store.begin('heavy', 'k0', 'fp', T0).kind).toBe('evicted');
+  });
+
+  it("spec §8: a heavy neighbour's tombstones past half the ceiling never make a light tenant's evicted key run again", () => {
+    const store = new IdempotencyStore({ budget: 128 * KIB, totalBudget: 128 * KIB });
+    // Its answer was never kept (larger than the budget): a tombstone, the sandbox's oldest.
+    remember(store, 'light', 'refused', 200 * KIB);
+    for (let i = 0; i < 3_000; i++) remember(store, 'heavy', `key-${i}-${'k'.repeat(200)}`, 400);
+    expect(store.bytes).toBeLessThanOrEqual(128 * KIB);
+    expect(store.begin('light', 'refused', 'fp', T0).kind).toBe('evicted');
+  });
+
+  it('spec §8: heavy and light tenants over HTTP: the light tenant retries and gets its first answer again', async () => {
+    const app = makeApp({ journalSize: 0, idempotencyBudget: '128KiB', idempotencyTotalBudget: '128KiB' });
+    const api = client(app);
+    const light = await patch(api, 'light-1', 1_000, KEYS.paid, `/v1/email/inboxes/${PINNED.paid.inbox}`);
+    expect(light.status).toBe(200);
+    for (let i = 0; i < 40; i++) expect((await patch(api, `heavy-${i}`, 10_000)).status).toBe(200);
+    expect(app.sandbox.world.idempotency.bytes).toBeLessThanOrEqual(128 * KIB);
+    const retry = await patch(api, 'light-1', 1_000, KEYS.paid, `/v1/email/inboxes/${PINNED.paid.inbox}`);
+    expect([retry.status, retry.headers['idempotent-replayed']]).toEqual([200, 'true']);
   });
 
   it('spec §8: with thousands of accounts, tombstones and answers together stay within the ceiling', () => {

@@ -1,0 +1,103 @@
+/**
+ * The record budget of an account (docs/api.md "Record budget"): what the records it holds
+ * weigh, counted as each is written, never by walking the account.
+ *
+ * A record weighs the UTF-8 bytes of its JSON (internal members included), measured when it is
+ * inserted, replaced, changed through `Collection.update`, or when a seeded collection becomes the
+ * account's own. Two bounds, both refused before anything changes (422, `validation_error`, the
+ * request member in `param` and `errors`; spec §7.1 has `errors` on every 422):
+ * - one record weighs at most RECORD_LIMIT_BYTES (`record_too_large`): the 1 MiB a request body may
+ *   carry (src/protocol/body-limit.ts), so what an answer or a webhook event of one record weighs is
+ *   bounded whatever merges built it;
+ * - an account's records weigh at most its budget (`record_budget_exceeded`, `--record-budget`).
+ */
+import { ApiError, emptyFieldErrors } from '../errors/api-error.js';
+
+/** What one record may weigh: the request body limit's 1 MiB (src/protocol/body-limit.ts; a test keeps them equal). */
+export const RECORD_LIMIT_BYTES = 1024 * 1024;
+
+/** Default of `recordBudget`: what one account's records may weigh. */
+export const DEFAULT_RECORD_BUDGET = 32 * 1024 * 1024;
+
+/** The UTF-8 bytes of a record's JSON: what the budget counts. */
+export function recordBytes(record: unknown): number {
+  return Buffer.byteLength(JSON.stringify(record) ?? '');
+}
+
+/** Refused before a write: `param` names the request member the record came from. */
+function refusal(code: 'record_too_large' | 'record_budget_exceeded', param: string, detail: string): ApiError {
+  const errors = emptyFieldErrors();
+  errors[param] = [detail];
+  return new ApiError(code, { param, errors, message: detail });
+}
+
+/** The byte count of one account's records, against its budget. */
+export class RecordMeter {
+  private used = 0;
+
+  constructor(readonly budget: number) {}
+
+  get bytes(): number {
+    return this.used;
+  }
+
+  /**
+   * Throws unless records weighing `sizes` can be added while `freed` bytes go: each at most
+   * RECORD_LIMIT_BYTES, the account then within its budget. Changes nothing.
+   */
+  check(sizes: readonly number[], param: string, freed = 0): void {
+    let added = 0;
+    for (const size of sizes) {
+      if (size > RECORD_LIMIT_BYTES) {
+        throw refusal(
+          'record_too_large',
+          param,
+          `would make a record of ${size} bytes; a record is at most ${RECORD_LIMIT_BYTES} bytes of JSON`,
+        );
+      }
+      added += size;
+    }
+    const after = this.used - freed + added;
+    if (added > freed && after > this.budget) {
+      throw refusal(
+        'record_budget_exceeded',
+        param,
+        `would bring the account's records to ${after} bytes; its record budget is ${this.budget} bytes (--record-budget)`,
+      );
+    }
+  }
+
+  /** Counts a change already checked (or one that never grows the account: a delete, a fixed-size update). */
+  add(delta: number): void {
+    this.used += delta;
+  }
+}
+
+/**
+ * An account whose seeded records (its pinned records, or a template the creator chose) would weigh
+ * more than the record budget: refused at its creation, before it exists. `pointer` is the JSON
+ * pointer, inside the pinned records, of the first one at which they alone pass the budget; none
+ * when the template's own records make up the rest.
+ */
+export class SeededRecordsOverBudget extends Error {
+  constructor(
+    readonly bytes: number,
+    readonly budget: number,
+    readonly pointer: string | undefined,
+  ) {
+    super(`its seeded records would weigh ${bytes} bytes; an account's record budget is ${budget} bytes (--record-budget)`);
+    this.name = 'SeededRecordsOverBudget';
+  }
+}
+
+/** The pointer (`/inboxes/3`) of the first pinned record at which the pinned records alone weigh more than `budget`. */
+export function pinnedPastBudget(pinned: object | undefined, budget: number): string | undefined {
+  let bytes = 0;
+  for (const [collection, entries] of Object.entries(pinned ?? {}) as [string, unknown[]][]) {
+    for (const [i, entry] of entries.entries()) {
+      bytes += recordBytes(entry);
+      if (bytes > budget) return `/${collection}/${i}`;
+    }
+  }
+  return undefined;
+}
