@@ -35,25 +35,82 @@ function isKept(status: number): boolean {
   return status < 500 && !NOT_AN_OUTCOME.has(status);
 }
 
-/** JSON with object keys sorted at every level: `{"b":1,"a":2}` and `{"a":2,"b":1}` are one payload. */
-export function canonicalJson(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+/** Receives canonical JSON piece by piece. */
+type Sink = (piece: string) => void;
+
+/**
+ * What JSON.stringify would change in a string: a quote, a backslash, a control character, or a
+ * surrogate (escaped when lone; a string with a pair goes through JSON.stringify too, which keeps it).
+ */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Strings longer than this are scanned and passed on as they are rather than copied by JSON.stringify. */
+const SCAN_STRINGS_ABOVE = 256;
+
+/** Writes `value` as canonical JSON into `sink`: a long string that needs no escape is passed on itself, never copied. */
+function writeCanonical(value: unknown, sink: Sink): void {
+  if (value === undefined) return sink('null');
+  if (typeof value === 'string' && value.length > SCAN_STRINGS_ABOVE && !NEEDS_ESCAPE.test(value)) {
+    sink('"');
+    sink(value);
+    return sink('"');
+  }
+  if (value === null || typeof value !== 'object') return sink(JSON.stringify(value));
+  if (Array.isArray(value)) {
+    sink('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) sink(',');
+      writeCanonical(value[i], sink);
+    }
+    return sink(']');
+  }
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  sink('{');
+  entries.forEach(([k, v], i) => {
+    sink(i > 0 ? `,${JSON.stringify(k)}:` : `${JSON.stringify(k)}:`);
+    writeCanonical(v, sink);
+  });
+  sink('}');
 }
+
+/** JSON with object keys sorted at every level: `{"b":1,"a":2}` and `{"a":2,"b":1}` are one payload. */
+export function canonicalJson(value: unknown): string {
+  const pieces: string[] = [];
+  writeCanonical(value, (piece) => pieces.push(piece));
+  return pieces.join('');
+}
+
+/** Pieces of at least this many characters go to the hash by themselves; smaller ones are gathered first. */
+const HASH_PIECE_CHARS = 8 * 1024;
 
 /**
  * The payload (method, path, canonical query and body) as a SHA-256 digest: what is remembered per
- * key weighs 44 bytes, not the body a second time beside the answer (README "Idempotency").
+ * key weighs 44 bytes, not the body a second time beside the answer (README "Idempotency"). The
+ * canonical text is fed to the hash as it is written, never built whole: a megabyte body's long
+ * strings reach the hash as the very strings the parser made (no escaped copy, no joined text).
  */
+export function payloadDigest(method: string, path: string, query: unknown, body: unknown): string {
+  const hash = createHash('sha256');
+  let gathered = `${method}\n${path}\n`;
+  const sink: Sink = (piece) => {
+    if (piece.length < HASH_PIECE_CHARS) {
+      gathered += piece;
+      return;
+    }
+    hash.update(gathered);
+    gathered = '';
+    hash.update(piece);
+  };
+  writeCanonical(query, sink);
+  sink('\n');
+  writeCanonical(body, sink);
+  return hash.update(gathered).digest('base64');
+}
+
 function fingerprintOf(ctx: SandboxContext): string {
   const input = ctx.state.input;
-  const payload = [ctx.method, ctx.path, canonicalJson(input?.query ?? {}), canonicalJson(input?.body)].join('\n');
-  return createHash('sha256').update(payload).digest('base64');
+  return payloadDigest(ctx.method, ctx.path, input?.query ?? {}, input?.body);
 }
 
 function replay(ctx: SandboxContext, stored: StoredResponse): void {

@@ -17,7 +17,8 @@ function isLarge(contentLength: string | undefined, transferEncoding: string | u
   return transferEncoding !== undefined && transferEncoding !== '';
 }
 
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Resolves in the next turn of the event loop, after the I/O that is ready now (setImmediate). */
+export const yieldTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function largeBodyLane(): SandboxMiddleware {
   /** The tail of each account's lane; an account leaves the map when its lane empties. */

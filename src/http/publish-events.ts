@@ -9,16 +9,24 @@
 import type { EventType } from '../operations/event-types.js';
 import type { EventSink } from '../operations/types.js';
 import type { JobRecord } from '../store/records.js';
-import type { RecordedEvents } from '../webhooks/hub.js';
+import { SerializedObject, type RecordedEvents } from '../webhooks/hub.js';
 import type { SandboxContext } from './context.js';
 import { requestTime } from './identify-caller.js';
 
-/** The sink `dispatch` hands the handler: events stamped on the caller's clock, copied as they are now. */
+/** The sink `dispatch` hands the handler: events stamped on the caller's clock, serialized as they are now. */
 export class RequestEvents implements EventSink {
   constructor(private readonly ctx: SandboxContext) {}
 
+  /**
+   * Serialized only when an endpoint of the account takes `type` now: an event nobody subscribed to is
+   * never built (a megabyte of inbox metadata was copied for every update, subscribed or not). The
+   * subscriptions of the instant the state changed decide, as the event is stamped with that instant.
+   */
   emit(type: EventType, object: unknown): void {
-    this.recorded().events.push({ type, object: structuredClone(object), at: requestTime(this.ctx).clock.now() });
+    const { world, store } = this.ctx.state;
+    if (!store || !world.webhooks.takes(store.id, type)) return;
+    // Serialized now, the snapshot of this instant: the payload is made from this text (no copy of the object).
+    this.recorded().events.push({ type, object: new SerializedObject(JSON.stringify(object)), at: requestTime(this.ctx).clock.now() });
   }
 
   watchJob(job: JobRecord): void {

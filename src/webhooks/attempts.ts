@@ -37,10 +37,12 @@ export class Attempts {
     const { seed, realTime, timeoutMs, responseLimit } = this.settings;
     const { endpoint, event, payload } = delivery;
     const secret = delivery.wrongSecret ? wrongSecret(seed, endpoint.id) : endpoint.secret;
-    const headers = signatureHeaders(secret, event.id, new Date(realTime()), payload.text);
+    // Encoded once: the same bytes are signed and sent.
+    const body = Buffer.from(payload.text);
+    const headers = signatureHeaders(secret, event.id, new Date(realTime()), body);
     return sendAttempt({
       url: endpoint.url,
-      payload: payload.text,
+      payload: body,
       headers,
       timeoutMs,
       responseLimit,

@@ -39,7 +39,7 @@ import { DeliveryLog, loggedPayload, type LoggedPayload } from './delivery-log.j
 import type { EndedDelivery } from './ended-delivery.js';
 import { Endpoints, type NewEndpoint } from './endpoints.js';
 import { IdStreams } from './id-streams.js';
-import type { WebhookDeliveryView, WebhookEndpoint, WebhookEvent } from './records.js';
+import type { WebhookDeliveryView, WebhookEndpoint, WebhookEvent, WebhookEventHead } from './records.js';
 import { ATTEMPT_TIMEOUT_MS } from './retry-schedule.js';
 import { Scheduler } from './scheduler.js';
 import { firstClaimed, newestFirst, NO_ORIGIN, type EventCause, type TwistQuery } from './twists.js';
@@ -87,8 +87,22 @@ export interface WebhookHubDeps {
 export const DEFAULT_DELIVERY_LOG_SIZE = 1000;
 
 /** What a request recorded (src/http/publish-events.ts): events at their instant, and jobs to watch. */
+/**
+ * An event's object as JSON text, serialized when a request recorded it: the snapshot of that
+ * instant, spliced into the payload as it is (a megabyte object was copied whole to keep it, then
+ * copied again and serialized when published).
+ */
+export class SerializedObject {
+  constructor(readonly json: string) {}
+}
+
+/** The payload of `head` with `data.object` the given JSON: the bytes JSON.stringify gives for the whole event (`data` is its last member). */
+export function splicedPayload(head: WebhookEventHead, objectJson: string): string {
+  return `${JSON.stringify(head).slice(0, -1)},"data":{"object":${objectJson}}}`;
+}
+
 export interface RecordedEvents {
-  events: Array<{ type: EventType; object: unknown; at: number }>;
+  events: Array<{ type: EventType; object: SerializedObject; at: number }>;
   jobs: JobRecord[];
   /** The request's key and operation: what caused these events and the watched jobs'. */
   origin: EventCause;
@@ -196,6 +210,11 @@ export class WebhookHub {
 
   // ---- events ----
 
+  /** Whether an endpoint of the account takes events of `type`: a request builds an event only then. */
+  takes(accountId: string, type: EventType): boolean {
+    return this.endpointList.takes(accountId, type);
+  }
+
   /** Events a request recorded, published after its answer; dropped if the account was reset or deleted meanwhile. */
   publish(account: AccountStore, recorded: RecordedEvents): void {
     if (this.closed || this.deps.account(account.id) !== account) return;
@@ -216,7 +235,8 @@ export class WebhookHub {
   /** `POST /__admin/events`: an event of `type` about a record of the account (or a sample), sent like any other. */
   trigger(account: AccountStore, type: EventType): WebhookEvent {
     const now = this.deps.clockOf(account.id).now();
-    const object = this.deps.sample(type, { account, ids: this.ids.of(account.id, 'sample'), seed: this.deps.seed, now });
+    // A copy: the sample may share members with the account's records, and the event is answered later.
+    const object = structuredClone(this.deps.sample(type, { account, ids: this.ids.of(account.id, 'sample'), seed: this.deps.seed, now }));
     const queue = this.queueOf(account.id);
     const event = this.raise(queue, type, object, now, NO_ORIGIN, ++this.stamp, true);
     this.scheduler.kick(queue);
@@ -238,16 +258,18 @@ export class WebhookHub {
   ): WebhookEvent | undefined {
     const endpoints = this.endpointList.taking(queue.id, type);
     if (endpoints.length === 0 && !always) return undefined;
-    const event: WebhookEvent = {
+    const head: WebhookEventHead = {
       id: this.ids.next(queue.id, 'evt'),
       object: 'event',
       type,
       created_at: isoTimestamp(at),
       account_id: queue.id,
-      data: { object: structuredClone(object) },
     };
+    // Already the event's own: a request's events are serialized when recorded, a job's view and a
+    // sample are made for it; the payload below is serialized from it at once.
+    const event: WebhookEvent = { ...head, data: { object } };
     if (endpoints.length === 0) return event;
-    const payload = loggedPayload(JSON.stringify(event));
+    const payload = loggedPayload(object instanceof SerializedObject ? splicedPayload(head, object.json) : JSON.stringify(event));
     const copies = firstClaimed(this.deps.twists(queue.id, 'duplicate'), origin) ? 2 : 1;
     const badlySigned = firstClaimed(this.deps.twists(queue.id, 'wrong_secret'), origin);
     for (const endpoint of endpoints) {

@@ -37,7 +37,8 @@ export interface AttemptOutcome {
 
 export interface SendInput {
   url: string;
-  payload: string;
+  /** The body: its bytes as signed, or a text sent as UTF-8. */
+  payload: string | Buffer;
   headers: Record<string, string>;
   timeoutMs: number;
   /** Bytes of the answer's body read at most; the rest is never read. */
@@ -53,7 +54,7 @@ const CANCELLED = 'cancelled: the sandbox was reset or closed';
 
 export function sendAttempt(input: SendInput): Promise<AttemptOutcome> {
   const started = input.realTime();
-  const body = Buffer.from(input.payload);
+  const body = typeof input.payload === 'string' ? Buffer.from(input.payload) : input.payload;
   const url = new URL(input.url);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
