@@ -12,6 +12,7 @@
  * - an account's records weigh at most its budget (`record_budget_exceeded`, `--record-budget`).
  */
 import { ApiError, emptyFieldErrors } from '../errors/api-error.js';
+import { jsonBytes } from './json-bytes.js';
 
 /** What one record may weigh: the request body limit's 1 MiB (src/protocol/body-limit.ts; a test keeps them equal). */
 export const RECORD_LIMIT_BYTES = 1024 * 1024;
@@ -19,9 +20,9 @@ export const RECORD_LIMIT_BYTES = 1024 * 1024;
 /** Default of `recordBudget`: what one account's records may weigh. */
 export const DEFAULT_RECORD_BUDGET = 32 * 1024 * 1024;
 
-/** The UTF-8 bytes of a record's JSON: what the budget counts. */
+/** The UTF-8 bytes of a record's JSON: what the budget counts (measured without writing the JSON). */
 export function recordBytes(record: unknown): number {
-  return Buffer.byteLength(JSON.stringify(record) ?? '');
+  return jsonBytes(record);
 }
 
 /** Refused before a write: `param` names the request member the record came from. */
