@@ -44,7 +44,8 @@ export async function collectFailureArtifacts(admin: AdminClient, accountId: str
     try {
       const body = JSON.stringify(await fetch(), null, indent);
       files.push({
-        name: `${accountId}.${suffix}`,
+        // One file name whatever the id holds: a loaded snapshot may name its account `../x`.
+        name: `${fileSafe(accountId)}.${suffix}`,
         message: `${what} of tenant ${accountId}${hint}`,
         contentType: 'application/json',
         body,
@@ -94,7 +95,7 @@ export function writeFailureArtifacts(folder: string, artifacts: FailureArtifact
     return target;
   });
   if (artifacts.notes.length > 0) {
-    const notes = path.join(folder, `${artifacts.accountId}.notes.txt`);
+    const notes = path.join(folder, `${fileSafe(artifacts.accountId)}.notes.txt`);
     writeFileSync(notes, `${artifacts.notes.join('\n')}\n`);
     written.push(notes);
   }

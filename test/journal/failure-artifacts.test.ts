@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { attachFailureArtifacts, failureFolder, saveFailureArtifacts } from '../../src/admin/failure-artifacts.js';
+import { attachFailureArtifacts, failureFolder, fileSafe, saveFailureArtifacts } from '../../src/admin/failure-artifacts.js';
 import { bearer, startServer } from '../support/harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ccm-artifacts-'));
@@ -60,5 +60,26 @@ describe('failure artifacts for Playwright Test and Jest (contract §5.3)', () =
     const after = await saveFailureArtifacts(mock.admin, tenant.id, { name: 'after close' }, dir);
     expect(readdirSync(after)).toEqual([`${tenant.id}.notes.txt`]);
     expect(readFileSync(path.join(after, `${tenant.id}.notes.txt`), 'utf8')).toMatch(/^HAR of tenant .* not attached/);
+  });
+
+  it('Jest: an account id with path separators (a loaded snapshot may name it so) stays one file name inside the folder', async () => {
+    const mock = await startServer();
+    const made = await mock.admin.accounts.create({});
+    const snapshot = (await mock.admin.accounts.snapshot(made.id)) as { account: { id: string } };
+    await mock.admin.accounts.delete(made.id);
+    snapshot.account.id = '../../../escaped';
+    const loaded = await mock.admin.accounts.create({ snapshot: snapshot as never });
+    // Three folders deep, so that a name taken as a path would land in `dir/escape`, not outside `dir`.
+    const folder = await saveFailureArtifacts(
+      mock.admin,
+      loaded.account.id,
+      { file: 'a/b.test.ts', name: 'escapes' },
+      path.join(dir, 'escape'),
+    );
+    await mock.close();
+    const name = fileSafe(loaded.account.id);
+    expect(name).not.toMatch(/[\\/]/);
+    expect(readdirSync(folder).sort()).toEqual([`${name}.findings.json`, `${name}.har`, `${name}.snapshot.json`]);
+    expect(readdirSync(path.join(dir, 'escape'))).toEqual(['a']);
   });
 });
