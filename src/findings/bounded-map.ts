@@ -1,6 +1,10 @@
 /** A Map that keeps at most `max` entries: setting a new key past it drops the least recently set. */
 export class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly max: number) {
+  constructor(
+    private readonly max: number,
+    /** Told of each entry dropped to keep the bound (not of `delete`s). */
+    private readonly onDrop?: (key: K, value: V) => void,
+  ) {
     super();
   }
 
@@ -8,7 +12,11 @@ export class BoundedMap<K, V> extends Map<K, V> {
     // Moved to the end: the least recently set is first.
     super.delete(key);
     super.set(key, value);
-    if (this.size > this.max) super.delete(this.keys().next().value as K);
+    if (this.size > this.max) {
+      const [oldest, dropped] = this.entries().next().value as [K, V];
+      super.delete(oldest);
+      this.onDrop?.(oldest, dropped);
+    }
     return this;
   }
 }

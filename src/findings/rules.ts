@@ -109,7 +109,11 @@ export function credentialOf(apiKeyId: string | null, callerIp: string): string 
 }
 
 export class FindingRules {
-  private readonly states = new BoundedMap<string, CredentialState>(BOUNDS.credentials);
+  private readonly states = new BoundedMap<string, CredentialState>(BOUNDS.credentials, (credential, state) =>
+    this.unindex(credential, state),
+  );
+  /** The credentials with a state, per account: a reset or a change of rules touches only its own. */
+  private readonly byAccount = new Map<string, Set<string>>();
   /** Per account (or '' for requests without a known key): operations already reported as deprecated. */
   private readonly deprecated = new Map<string, Set<string>>();
 
@@ -222,7 +226,7 @@ export class FindingRules {
       state ??= UNFINISHED_JOB.has(o.job.status) ? this.stateFor(credential, o.accountId) : undefined;
       if (state) this.jobRead(o, o.job, state, base, raised);
     }
-    if (state?.empty) this.states.delete(credential);
+    if (state?.empty) this.drop(credential, state);
     return raised;
   }
 
@@ -346,22 +350,46 @@ export class FindingRules {
   private stateFor(credential: string, accountId: string | null): CredentialState {
     const state = new CredentialState(accountId);
     this.states.set(credential, state);
+    if (accountId !== null) {
+      let credentials = this.byAccount.get(accountId);
+      if (!credentials) this.byAccount.set(accountId, (credentials = new Set()));
+      credentials.add(credential);
+    }
     return state;
+  }
+
+  private drop(credential: string, state: CredentialState): void {
+    this.states.delete(credential);
+    this.unindex(credential, state);
+  }
+
+  private unindex(credential: string, state: CredentialState): void {
+    if (state.accountId === null) return;
+    const credentials = this.byAccount.get(state.accountId);
+    credentials?.delete(credential);
+    if (credentials?.size === 0) this.byAccount.delete(state.accountId);
+  }
+
+  /** The account's credentials with a state, with their states (a copy: the caller may drop them). */
+  private statesOf(accountId: string): Array<[string, CredentialState]> {
+    return [...(this.byAccount.get(accountId) ?? [])].flatMap((credential) => {
+      const state = this.states.get(credential);
+      return state ? [[credential, state] as [string, CredentialState]] : [];
+    });
   }
 
   /** An account's rules changed: what only the rules now off would read goes (the rest stays pending). */
   rulesChanged(accountId: string, off: ReadonlySet<RuleName>): void {
-    for (const [credential, state] of this.states) {
-      if (state.accountId !== accountId) continue;
+    for (const [credential, state] of this.statesOf(accountId)) {
       state.prune(off);
-      if (state.empty) this.states.delete(credential);
+      if (state.empty) this.drop(credential, state);
     }
     if (off.has('deprecated-operation-called')) this.deprecated.delete(accountId);
   }
 
   /** Everything kept about an account (reset, delete): its keys' states and its deprecation memory. */
   forget(accountId: string): void {
-    for (const [credential, state] of this.states) if (state.accountId === accountId) this.states.delete(credential);
+    for (const [credential, state] of this.statesOf(accountId)) this.drop(credential, state);
     this.deprecated.delete(accountId);
   }
 
