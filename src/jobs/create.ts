@@ -6,7 +6,7 @@
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import { Prng } from '../random.js';
-import type { IdGenerator } from '../random.js';
+import type { IdSource } from '../random.js';
 import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import { decideJobOutcome, type JobOutcomeRule } from './outcome.js';
@@ -17,7 +17,8 @@ import { buildTimeline } from './timeline.js';
 /** What creating a job reads of its world: handlers pass their `HandlerServices`, which extend it. */
 export interface JobServices {
   now(): number;
-  readonly ids: IdGenerator;
+  /** The ids of what the account's requests make: its own streams (src/sandbox/record-ids.ts). */
+  idsOf(account: AccountStore): IdSource;
   /** The sandbox's seed: a job's provider request id derives from it. */
   readonly seed: string;
   readonly jobSettings: JobSettings;
@@ -54,7 +55,7 @@ export function createJob(
   requestRule?: JobOutcomeRule,
 ): JobRecord {
   const now = sandbox.now();
-  const id = sandbox.ids.next('job');
+  const id = sandbox.idsOf(store).next('job');
   const settings = sandbox.jobSettings[job.type];
   const outcome = decideJobOutcome(
     {

@@ -11,7 +11,8 @@
 import { isoTimestamp, VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
 import type { JobOutcomeRule } from '../jobs/outcome.js';
 import type { JobSettings } from '../jobs/settings.js';
-import { IdGenerator, Prng, RequestIdGenerator } from '../random.js';
+import { IdGenerator, Prng, RequestIdGenerator, type IdSource } from '../random.js';
+import { RecordIdStreams } from './record-ids.js';
 import { DeprecationRegistry, parseDeprecation } from '../protocol/deprecation.js';
 import { IdempotencyStore } from '../protocol/idempotency-store.js';
 import { RateLimiter } from '../protocol/rate-limiter.js';
@@ -62,7 +63,10 @@ export class World {
   readonly jobSettings: JobSettings;
   private readonly seeders: readonly AccountSeeder[];
   readonly clock: VirtualClock;
+  /** The sandbox's stream: ids of accounts made without one, and what a request of a discarded account store draws. */
   readonly ids: IdGenerator;
+  /** Per account and kind: the ids and tokens of what its requests make (src/sandbox/record-ids.ts). */
+  readonly recordIds: RecordIdStreams;
   readonly requestIds = new RequestIdGenerator();
   readonly store = new Store();
   readonly rateLimiter: RateLimiter;
@@ -109,6 +113,7 @@ export class World {
     const start = options.clock.mode === 'running' && options.clock.start === undefined ? realTime() : bootInstant;
     this.clock = new VirtualClock(start, options.clock.mode, realTime);
     this.ids = new IdGenerator(options.seed);
+    this.recordIds = new RecordIdStreams(options.seed, (value) => this.store.tokenOf(value) !== undefined || this.store.hasToken(value));
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.realTime = realTime;
     this.idempotency = new IdempotencyStore({
@@ -223,6 +228,16 @@ export class World {
     return undefined;
   }
 
+  /**
+   * Where the ids of what the account's requests make come from: its own streams while `account` is
+   * its live store. A request whose account was reset or deleted meanwhile writes into the discarded
+   * store (contract §4.1), and draws from the sandbox's stream, so it never moves the streams of the
+   * account as it is now, nor makes streams for one that is gone.
+   */
+  idsOf(account: AccountStore): IdSource {
+    return this.store.holds(account) ? this.recordIds.of(account.id) : this.ids;
+  }
+
   /** The time domain of an account: its own clock's, or the sandbox clock's (also for unknown ids). */
   timeOf(accountId: string): TimeDomain {
     return this.tenants.get(accountId)?.own ?? this.sharedTime;
@@ -285,7 +300,7 @@ export class World {
     input: NewApiKey = {},
     clock: VirtualClock = this.timeOf(account.id).clock,
   ): { key: ApiKeyRecord; token: string } {
-    const token = this.ids.secret('cc_test_');
+    const token = this.idsOf(account).secret('cc_test_');
     const key = this.addApiKey(account, token, input, clock);
     return { key, token };
   }
@@ -297,7 +312,7 @@ export class World {
     clock: VirtualClock = this.timeOf(account.id).clock,
   ): ApiKeyRecord {
     const key: ApiKeyRecord = {
-      id: input.id ?? this.ids.next('key'),
+      id: input.id ?? this.idsOf(account).next('key'),
       object: 'api_key',
       name: input.name === undefined ? 'Default' : input.name,
       last4: token.slice(-4),

@@ -71,7 +71,7 @@ export const sendConversions = defineOperation<SendConversionsBody>({
     const receivedAt = sandbox.timestamp();
     for (const event of body.events) {
       store.write('conversions').insert({
-        id: sandbox.ids.next('conv'),
+        id: sandbox.idsOf(store).next('conv'),
         object: 'conversion',
         ad_account_id: body.account_id,
         destination_id: destination.id,

@@ -13,7 +13,7 @@ export function findOrCreateCustomer(
   const existing = store.collection('customers').find((c) => c.email === normalized);
   if (existing) return { customer: existing, created: false };
   const customer = store.write('customers').insert({
-    id: sandbox.ids.next('cus'),
+    id: sandbox.idsOf(store).next('cus'),
     object: 'customer',
     name,
     email: normalized,

@@ -50,7 +50,7 @@ export const createEventSession = defineOperation<CreateEventSessionBody, Record
     const end = body.end_time === undefined ? start + DEFAULT_SESSION_MINUTES * 60_000 : toWholeSecond(body.end_time);
     if (end <= start) throw validationFailed({ end_time: [EVENT_SESSION_MESSAGES.endBeforeStart] });
     const session = store.write('event_sessions').insert({
-      id: sandbox.ids.next('evs'),
+      id: sandbox.idsOf(store).next('evs'),
       object: 'event_session',
       experience_id: experience.id,
       title: body.title ?? experience.name,

@@ -30,7 +30,7 @@ export const createFormSubmission = defineOperation<CreateFormSubmissionBody>({
     if (created) events.emit('customer.created', customerView(customer));
     const now = sandbox.timestamp();
     const submission = store.write('form_submissions').insert({
-      id: sandbox.ids.next('fsub'),
+      id: sandbox.idsOf(store).next('fsub'),
       object: 'form_submission',
       form_id: form.id,
       answers,
@@ -39,7 +39,7 @@ export const createFormSubmission = defineOperation<CreateFormSubmissionBody>({
       created_at: now,
     });
     store.write('deliveries').insert({
-      id: sandbox.ids.next('dlv'),
+      id: sandbox.idsOf(store).next('dlv'),
       object: 'delivery',
       form_id: form.id,
       form_submission_id: submission.id,
