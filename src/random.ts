@@ -81,8 +81,14 @@ export function randomString(prng: Prng, length: number): string {
   return out;
 }
 
+/** Where ids and secrets are drawn from: one stream (IdGenerator), or one per kind (src/sandbox/record-ids.ts). */
+export interface IdSource {
+  next(prefix: string): string;
+  secret(prefix: string): string;
+}
+
 /** Prefixed ids (`prod_…`, `cus_…`), the shape the spec requires of resource identifiers. */
-export class IdGenerator {
+export class IdGenerator implements IdSource {
   private readonly prng: Prng;
   /**
    * Ids and secrets this stream must never make: those of accounts loaded from a snapshot (contract

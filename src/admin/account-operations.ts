@@ -32,6 +32,9 @@ const createAccountSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
+    // The account's own id (a fixture account's shape): a tenant whose bytes must not depend on the
+    // order other tenants are made in passes one (docs/parallel-tenants.md "Ids").
+    id: { type: 'string', pattern: '^acct_[A-Za-z0-9_]{1,64}$' },
     plan: { enum: ['free', 'paid'] },
     // `fixture`, `template`, `pinned`: where the records come from (src/admin/account-source.ts).
     ...ACCOUNT_SOURCE_PROPERTIES,
@@ -124,8 +127,12 @@ function createAccount(ctx: SandboxContext, body: Omit<CreateAccountInput, 'find
   const clock = accountClockBirth(ctx, body.clock);
   const { fixture, world } = ctx.sandbox;
   const { template, pinned } = accountSource(body, fixture);
+  if (body.id !== undefined && world.store.forAccount(body.id)) {
+    throw new ApiError('resource_exists', { param: 'id', message: `an account ${body.id} exists in this sandbox` });
+  }
   const account = seededWithinBudget(body, () =>
     world.createAccount({
+      ...(body.id === undefined ? {} : { id: body.id }),
       plan: body.plan ?? 'free',
       ...(body.name ? { name: body.name } : {}),
       template,
@@ -165,7 +172,7 @@ export const ACCOUNT_OPERATIONS = [
     route: 'POST /accounts',
     summary: 'Create an account and its first key',
     description:
-      "Records from the fixture's template, another fixture's (a name under `fixtures/`, or a path inside the working directory), or an inline `template` and `pinned` (docs/fixtures.md). An unusable `clock`, `fixture` (a path outside the working directory included), `template` or `pinned` is 422 naming it (dotted path: `pinned.experiences.0.name`), and so is one that would seed about 1,000 records more than the sandbox template. With `snapshot` (contract §5.3) the account is recreated as it was (ids, tokens, records, jobs, credits, endpoints; its clock frozen at the snapshot's instant unless `clock` says otherwise): a member the snapshot decides is 422, a damaged snapshot 422 naming the member, an id already in use 409 `resource_exists`.",
+      "With `id` (`acct_` and up to 64 letters, digits or `_`) the account takes that id (409 `resource_exists` if one has it); without it, an id drawn from the sandbox's stream, which depends on the accounts made before. Records from the fixture's template, another fixture's (a name under `fixtures/`, or a path inside the working directory), or an inline `template` and `pinned` (docs/fixtures.md). An unusable `clock`, `fixture` (a path outside the working directory included), `template` or `pinned` is 422 naming it (dotted path: `pinned.experiences.0.name`), and so is one that would seed about 1,000 records more than the sandbox template. With `snapshot` (contract §5.3) the account is recreated as it was (ids, tokens, records, jobs, credits, endpoints; its clock frozen at the snapshot's instant unless `clock` says otherwise): a member the snapshot decides is 422, a damaged snapshot 422 naming the member, an id already in use 409 `resource_exists`.",
     client: [
       'admin.accounts.create({ pinned })',
       'admin.accounts.create({ snapshot })',

@@ -47,6 +47,8 @@ export type AccountClockSetting = 'shared' | 'frozen' | 'running' | (string & {}
 
 /** The body of `POST /__admin/accounts` (contract §3.2, §4.1; the record sources: docs/fixtures.md). */
 export interface CreateAccountInput {
+  /** The account's own id (`acct_…`), so its ids and tokens do not depend on the accounts made before it; drawn when left out. */
+  id?: string;
   plan?: Plan;
   name?: string;
   /** `shared` (default), `frozen`, `running` or an ISO 8601 instant: the account's own clock. */

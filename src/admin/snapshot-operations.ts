@@ -30,7 +30,7 @@ const WRAPPER_BYTES = 1024;
 export const SNAPSHOT_BYTES = BODY_LIMIT_BYTES - WRAPPER_BYTES;
 
 /** Members of `POST /__admin/accounts` that a snapshot already decides. */
-const DECIDED_BY_SNAPSHOT = ['plan', 'name', 'fixture', 'template', 'pinned'] as const;
+const DECIDED_BY_SNAPSHOT = ['id', 'plan', 'name', 'fixture', 'template', 'pinned'] as const;
 
 /** The snapshot's shape for the OpenAPI document: its members named, each checked by src/snapshot/decode.ts. */
 export const accountSnapshotSchema: JsonSchema = {

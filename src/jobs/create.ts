@@ -6,7 +6,7 @@
  */
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import { Prng } from '../random.js';
-import type { IdGenerator } from '../random.js';
+import type { IdSource } from '../random.js';
 import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
 import { recordBytes } from '../store/record-meter.js';
 import type { AccountStore } from '../store/store.js';
@@ -18,7 +18,8 @@ import { buildTimeline } from './timeline.js';
 /** What creating a job reads of its world: handlers pass their `HandlerServices`, which extend it. */
 export interface JobServices {
   now(): number;
-  readonly ids: IdGenerator;
+  /** The ids of what the account's requests make: its own streams (src/sandbox/record-ids.ts). */
+  idsOf(account: AccountStore): IdSource;
   /** The sandbox's seed: a job's provider request id derives from it. */
   readonly seed: string;
   readonly jobSettings: JobSettings;
@@ -73,7 +74,7 @@ export function createJob(
   // job leaves nothing behind. Its input plus JOB_MEMBERS_BYTES is at least what its record is counted as.
   store.admit(job.param ?? 'input', [recordBytes(job.input) + JOB_MEMBERS_BYTES]);
   const now = sandbox.now();
-  const id = sandbox.ids.next('job');
+  const id = sandbox.idsOf(store).next('job');
   const settings = sandbox.jobSettings[job.type];
   const outcome = decideJobOutcome(
     {

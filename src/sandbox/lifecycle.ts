@@ -1,6 +1,7 @@
 /**
  * Account reset, delete and own clocks (contract §4.1): one account changes, every other account,
- * the sandbox clock and the world's id streams stay as they were. What the world keeps about an
+ * the sandbox clock and the world's id streams stay as they were. A reset leaves the account's own
+ * id streams going (src/sandbox/record-ids.ts: a key's token is never drawn twice); a delete frees them. What the world keeps about an
  * account beside its records (journal, idempotency, rate limits, scenarios, webhooks, its own clock)
  * is each world module's to forget (src/sandbox/world-module.ts); this module restores or removes
  * the records and keys.
@@ -48,6 +49,7 @@ export function deleteAccount(world: World, id: string): boolean {
   for (const module of world.modules) module.accountDeleted?.(id, keyIds);
   world.store.removeAccount(id);
   world.tenants.delete(id);
+  world.recordIds.forget(id);
   return true;
 }
 

@@ -15,7 +15,7 @@ import type { JobSettings } from '../jobs/settings.js';
 import { settleDueJobs, settleJob, settleJobs } from '../jobs/settle.js';
 import type { RateLimiter } from '../protocol/rate-limiter.js';
 import type { HandlerServices, NewApiKey } from '../operations/types.js';
-import type { IdGenerator } from '../random.js';
+import type { IdSource } from '../random.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 
@@ -27,11 +27,12 @@ export interface TimeDomain {
 }
 
 /**
- * What a domain's services read of their world besides the clock (the World gives itself): its id
- * stream, the seed, job settings and rules, and key creation stamped on a given clock.
+ * What a domain's services read of their world besides the clock (the World gives itself): the
+ * accounts' id streams, the seed, job settings and rules, and key creation stamped on a given clock.
  */
 export interface DomainWorld {
-  readonly ids: IdGenerator;
+  /** The streams of what an account's requests make (src/sandbox/record-ids.ts). */
+  idsOf(account: AccountStore): IdSource;
   readonly options: { readonly seed: string };
   readonly jobSettings: JobSettings;
   readonly jobOutcomeRules: JobOutcomeRule[];
@@ -47,7 +48,7 @@ export function timeDomain(world: DomainWorld, clock: VirtualClock, rateLimiter:
   const services: HandlerServices = {
     clock,
     rateLimiter,
-    ids: world.ids,
+    idsOf: (account) => world.idsOf(account),
     seed: world.options.seed,
     jobSettings: world.jobSettings,
     jobOutcomeRules: world.jobOutcomeRules,

@@ -11,7 +11,8 @@
 import { isoTimestamp, VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
 import type { JobOutcomeRule } from '../jobs/outcome.js';
 import type { JobSettings } from '../jobs/settings.js';
-import { IdGenerator, Prng, RequestIdGenerator } from '../random.js';
+import { IdGenerator, Prng, RequestIdGenerator, type IdSource } from '../random.js';
+import { RecordIdStreams } from './record-ids.js';
 import { DeprecationRegistry, parseDeprecation } from '../protocol/deprecation.js';
 import { IdempotencyStore } from '../protocol/idempotency-store.js';
 import { RateLimiter } from '../protocol/rate-limiter.js';
@@ -65,7 +66,10 @@ export class World {
   readonly jobSettings: JobSettings;
   private readonly seeders: readonly AccountSeeder[];
   readonly clock: VirtualClock;
+  /** The sandbox's stream: ids of accounts made without one, and what a request of a discarded account store draws. */
   readonly ids: IdGenerator;
+  /** Per account and kind: the ids and tokens of what its requests make (src/sandbox/record-ids.ts). */
+  readonly recordIds: RecordIdStreams;
   readonly requestIds = new RequestIdGenerator();
   readonly store: Store;
   readonly rateLimiter: RateLimiter;
@@ -113,6 +117,7 @@ export class World {
     this.clock = new VirtualClock(start, options.clock.mode, realTime);
     this.ids = new IdGenerator(options.seed);
     this.store = new Store({ recordBudget: options.recordBudget });
+    this.recordIds = new RecordIdStreams(options.seed, (value) => this.store.tokenOf(value) !== undefined || this.store.hasToken(value));
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.realTime = realTime;
     this.idempotency = new IdempotencyStore({
@@ -230,6 +235,16 @@ export class World {
     return undefined;
   }
 
+  /**
+   * Where the ids of what the account's requests make come from: its own streams while `account` is
+   * its live store. A request whose account was reset or deleted meanwhile writes into the discarded
+   * store (contract §4.1), and draws from the sandbox's stream, so it never moves the streams of the
+   * account as it is now, nor makes streams for one that is gone.
+   */
+  idsOf(account: AccountStore): IdSource {
+    return this.store.holds(account) ? this.recordIds.of(account.id) : this.ids;
+  }
+
   /** The time domain of an account: its own clock's, or the sandbox clock's (also for unknown ids). */
   timeOf(accountId: string): TimeDomain {
     return this.tenants.get(accountId)?.own ?? this.sharedTime;
@@ -309,7 +324,7 @@ export class World {
   ): { key: ApiKeyRecord; token: string } {
     // Before the secret and the id are drawn: a key the record budget refuses leaves the streams as they were.
     account.admit('name', [keyRecord(draftId('key'), draftId('cc_test'), input, clock)]);
-    const token = this.ids.secret('cc_test_');
+    const token = this.idsOf(account).secret('cc_test_');
     const key = this.addApiKey(account, token, input, clock);
     return { key, token };
   }
@@ -320,7 +335,7 @@ export class World {
     input: NewApiKey & { id?: string },
     clock: VirtualClock = this.timeOf(account.id).clock,
   ): ApiKeyRecord {
-    const key = keyRecord(input.id ?? this.ids.next('key'), token, input, clock);
+    const key = keyRecord(input.id ?? this.idsOf(account).next('key'), token, input, clock);
     // Into the store the caller holds, which a reset or delete may have discarded (Store.addApiKey).
     return this.store.addApiKey(account, key, token);
   }

@@ -10,7 +10,8 @@
  *
  * Every id and secret in the snapshot is reserved in this world's id streams: the snapshot was drawn
  * by the same seeded streams in the process that took it, so without that, the next account made
- * here could get the loaded account's id, or a new record one of its record ids.
+ * here could get the loaded account's id, or a new record one of its record ids (the loaded account's
+ * own streams, src/sandbox/record-ids.ts, start where those that drew the snapshot did).
  */
 import { isTerminal } from '../jobs/derive.js';
 import { recordBytes } from '../store/record-meter.js';
@@ -126,7 +127,10 @@ function checkRecordBudget(budget: number, snapshot: AccountSnapshot): void {
 export function loadSnapshot(world: World, snapshot: AccountSnapshot, clock: ClockBirth): AccountStore {
   checkConflicts(world, snapshot);
   checkRecordBudget(world.store.recordBudget, snapshot);
-  world.ids.reserve(drawnValues(snapshot, new Set()));
+  const drawn = drawnValues(snapshot, new Set());
+  // The sandbox's stream (account ids) and every account's own (record ids and tokens: this account's first of all).
+  world.ids.reserve(drawn);
+  world.recordIds.reserve(drawn);
   const { id, name, plan, created_at } = snapshot.account;
   const tenant = new Tenant(clock);
   const ownClock = clockFromBirth(clock, world.realTime);

@@ -223,6 +223,11 @@ export class Store {
     return scoped;
   }
 
+  /** Whether a live key has this token (what a new token must not be). */
+  hasToken(token: string): boolean {
+    return this.keysByToken.has(token);
+  }
+
   /** The secret of a key, for the account's birth record (never shown by the API). */
   tokenOf(keyId: string): string | undefined {
     return this.tokenByKeyId.get(keyId);

@@ -86,7 +86,7 @@ export const sendConversions = defineOperation<SendConversionsBody>({
       body.events.map((event) => record(draftId('conv'), event)),
     );
     const conversions = store.write('conversions');
-    for (const event of body.events) conversions.insert(record(sandbox.ids.next('conv'), event), 'events');
+    for (const event of body.events) conversions.insert(record(sandbox.idsOf(store).next('conv'), event), 'events');
     return { body: {} };
   },
 });

@@ -69,7 +69,7 @@ export const createEventSession = defineOperation<CreateEventSessionBody, Record
     // Before the id is drawn: a refused session leaves nothing behind (docs/api.md "Record budget").
     const param = heaviestMember(body);
     store.admit(param, [record(draftId('evs'))]);
-    const session = store.write('event_sessions').insert(record(sandbox.ids.next('evs')), param);
+    const session = store.write('event_sessions').insert(record(sandbox.idsOf(store).next('evs')), param);
     const view = eventSessionView(session);
     events.emit('event_session.created', view);
     return { body: view };

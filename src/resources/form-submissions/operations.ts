@@ -59,7 +59,7 @@ export const createFormSubmission = defineOperation<CreateFormSubmissionBody>({
     const draft = records(draftId);
     store.admit('answers', existing ? [draft.submission, draft.delivery] : [draft.customer, draft.submission, draft.delivery]);
     // Ids drawn in the order they always were: customer, submission, delivery.
-    const { customer, submission, delivery } = records((prefix) => sandbox.ids.next(prefix));
+    const { customer, submission, delivery } = records((prefix) => sandbox.idsOf(store).next(prefix));
     if (!existing) {
       store.write('customers').insert(customer, 'email');
       events.emit('customer.created', customerView(customer));
