@@ -102,6 +102,8 @@ const EMPTY = new TicketList();
 
 export class JournalIndex {
   private readonly all = new TicketList();
+  /** Entries of requests without a known key (no account): what `oldestOf(null)` reads. */
+  private readonly unowned = new TicketList();
   private readonly byField: { [F in JournalFilterField]: Map<string, TicketList> } = {
     account_id: new Map(),
     api_key_id: new Map(),
@@ -122,8 +124,14 @@ export class JournalIndex {
     return this.all.first();
   }
 
+  /** The oldest answered entry of an account (of requests without a known key for null), or undefined. */
+  oldestOf(accountId: string | null): number | undefined {
+    return (accountId === null ? this.unowned : this.byField.account_id.get(accountId))?.first();
+  }
+
   add(ticket: number, fields: IndexedFields): void {
     this.all.add(ticket);
+    if (fields.account_id === null) this.unowned.add(ticket);
     for (const field of JOURNAL_FILTER_FIELDS) {
       const value = fields[field];
       if (value === null) continue;
@@ -137,6 +145,7 @@ export class JournalIndex {
   /** Removes an entry; `fields` are those it was added with. */
   remove(ticket: number, fields: IndexedFields): void {
     this.all.remove(ticket);
+    if (fields.account_id === null) this.unowned.remove(ticket);
     for (const field of JOURNAL_FILTER_FIELDS) {
       const value = fields[field];
       const list = value === null ? undefined : this.byField[field].get(value);
@@ -156,6 +165,7 @@ export class JournalIndex {
     if (entries.length === 0) return;
     const tickets = new Set(entries.map((entry) => entry.ticket));
     this.all.removeAll(tickets);
+    if (entries.some((entry) => entry.fields.account_id === null)) this.unowned.removeAll(tickets);
     for (const field of JOURNAL_FILTER_FIELDS) {
       const bucket = this.byField[field];
       for (const value of new Set(entries.map((entry) => entry.fields[field]))) {

@@ -10,8 +10,8 @@
  * or from a deep cursor costs O(log n + page).
  *
  * Its parts live beside it (the entry and its ring place: journal-entry.ts; headers: journal-headers.ts;
- * a listing page: journal-page.ts; the indexes: journal-index.ts). What stays here, a little over
- * 350 lines, is one piece of state kept whole on purpose: the ring, the byte budget and the indexes
+ * a listing page: journal-page.ts; the indexes: journal-index.ts). What stays here, about 410
+ * lines, is one piece of state kept whole on purpose: the ring, the byte budget and the indexes
  * change together on every arrival, answer, drop and clear, and splitting them would expose the
  * invariants that tie them (weights summed, places reused, indexes pointing at live places).
  */
@@ -31,6 +31,7 @@ import {
 import { weighHeaders } from './journal-headers.js';
 import { JournalIndex, JOURNAL_FILTER_FIELDS } from './journal-index.js';
 import { Page, type JournalPage } from './journal-page.js';
+import { HeaviestFirst } from '../store/heaviest-first.js';
 import { weighText } from './text-bytes.js';
 
 // Its parts, named where callers have always found them: the entry's shapes, its headers, a page.
@@ -72,7 +73,7 @@ export const JOURNAL_FRAMING_HEADER_BYTES = 64;
 export interface JournalBudgets {
   /** UTF-8 bytes kept of each body; beyond, a head of that many bytes and the full length. */
   bodyLimit?: number;
-  /** What all entries together may weigh; the oldest are dropped first. */
+  /** What all entries together may weigh; the heaviest account's oldest are dropped first. */
   budget?: number;
 }
 
@@ -86,6 +87,13 @@ export class UnknownJournalCursor extends Error {
   constructor(readonly cursor: string) {
     super(`no request '${cursor}' in the journal`);
   }
+}
+
+/** Whose weight the entries of requests without a known key count to: no account id is empty. */
+const NO_ACCOUNT = '';
+
+function ownerOf(slot: Slot): string {
+  return slot.account_id ?? NO_ACCOUNT;
 }
 
 export class RequestJournal {
@@ -116,6 +124,12 @@ export class RequestJournal {
   private lastRequestId = '';
   /** What the answered entries weigh together (UTF-8 bytes of their bodies, path and query, and their overhead). */
   private weight = 0;
+  /**
+   * What each account's answered entries weigh (requests without a known key under NO_ACCOUNT): past
+   * the budget the heaviest account's oldest entries go, so a tenant flooding large bodies pays for
+   * them and a light neighbour's journal survives.
+   */
+  private weights = new HeaviestFirst<string>();
   readonly bodyLimit: number;
   readonly budget: number;
 
@@ -178,7 +192,7 @@ export class RequestJournal {
     if (!slot) return;
     if (slot.answered) {
       this.index.remove(ticket, slot);
-      this.weight -= slot.weight;
+      this.unweigh(slot);
     } else this.answered += 1;
     slot.answered = true;
     slot.status = outcome.status;
@@ -239,21 +253,31 @@ export class RequestJournal {
     } else slot.response_text = undefined;
     slot.weight = weight;
     this.weight += weight;
+    const owner = ownerOf(slot);
+    this.weights.set(owner, this.weights.weightOf(owner) + weight);
+  }
+
+  /** Takes an answered entry's weight off the journal's and its account's. */
+  private unweigh(slot: Slot): void {
+    this.weight -= slot.weight;
+    const owner = ownerOf(slot);
+    this.weights.set(owner, this.weights.weightOf(owner) - slot.weight);
   }
 
   /**
-   * Over the budget: the oldest answered entries go until the journal fits again (the one just
-   * answered too, when it alone weighs more than the budget). Each is O(1) off the front of the
-   * indexes, and its place is let go.
+   * Over the budget: the oldest answered entries of the heaviest account go until the journal fits
+   * again (the one just answered too, when it alone weighs more than the budget). Each is O(log n)
+   * off the heap of accounts and the front of that account's index, and its place is let go.
    */
   private dropOldest(): void {
     while (this.weight > this.budget) {
-      const ticket = this.index.oldest();
+      const owner = this.weights.heaviest();
+      const ticket = owner === undefined ? undefined : this.index.oldestOf(owner === NO_ACCOUNT ? null : owner);
       if (ticket === undefined) return;
       const slot = this.slotOf(ticket)!;
       this.index.remove(ticket, slot);
       this.answered -= 1;
-      this.weight -= slot.weight;
+      this.unweigh(slot);
       slot.release();
       this.slots[(ticket - this.base - 1) % this.capacity] = undefined;
     }
@@ -269,7 +293,7 @@ export class RequestJournal {
       const slot = this.slotOf(ticket)!;
       // The place keeps the fields it was indexed under until it is reused, after removeMany below.
       forgotten.push({ ticket, fields: slot });
-      this.weight -= slot.weight;
+      this.unweigh(slot);
       slot.release();
     }
     this.index.removeMany(forgotten);
@@ -345,6 +369,7 @@ export class RequestJournal {
   clear(): number {
     const count = this.answered;
     this.weight = 0;
+    this.weights = new HeaviestFirst<string>();
     this.slots = [];
     this.head = 0;
     this.size = 0;
@@ -358,7 +383,7 @@ export class RequestJournal {
   private evict(slot: Slot): void {
     if (slot.answered) {
       this.answered -= 1;
-      this.weight -= slot.weight;
+      this.unweigh(slot);
       this.index.remove(slot.ticket, slot);
     }
   }

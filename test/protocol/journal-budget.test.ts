@@ -1,7 +1,7 @@
 /**
  * The request journal is bounded in bytes, not only in entries (contract §3.4, §4.4): each body it
  * keeps up to `journalBodyLimit` (beyond that a marked head and the full length), the whole journal
- * within `journalBudget` (the oldest entries dropped first), and a listing page within a byte cap
+ * within `journalBudget` (the heaviest account's oldest entries dropped first), and a listing page within a byte cap
  * whatever its `limit`. Bytes are read from the journal's own accounting, never from RSS.
  */
 import { describe, expect, it } from 'vitest';
@@ -120,6 +120,39 @@ describe('contract §3.4: the journal holds at most journalBudget bytes, droppin
     expect(ring.bytes).toBeGreaterThan(3000);
     ring.forget('acct_a');
     expect(ring.bytes).toBe(0);
+  });
+
+  it('contract §3.4: past the budget the heaviest account gives up its oldest entries; a light neighbour keeps its own', () => {
+    const ring = new RequestJournal(1000, { bodyLimit: 8 * KIB, budget: 64 * KIB });
+    let n = 0;
+    const send = (account: string | null, pad: number) => {
+      n += 1;
+      const ticket = ring.arrive({
+        request_id: `req_${String(n).padStart(6, '0')}`,
+        method: 'POST',
+        path: '/v1/x',
+        querystring: '',
+        at: 0,
+      });
+      ring.finish(ticket, journalOutcome({ account_id: account, raw_body: JSON.stringify({ n, pad: 'y'.repeat(pad) }) }));
+    };
+    // The light tenant writes first, so its entries are the oldest of the journal.
+    for (let i = 0; i < 5; i++) send('acct_light', 100);
+    send(null, 100);
+    for (let i = 0; i < 200; i++) send('acct_heavy', 6000);
+    expect(ring.bytes).toBeLessThanOrEqual(64 * KIB);
+    expect(ring.list({ account_id: 'acct_light', limit: 100 }).data).toHaveLength(5);
+    // A request without a known key is a light owner of its own.
+    expect(ring.list({ limit: 1000 }).data.filter((entry) => entry.account_id === null)).toHaveLength(1);
+    const heavy = ring.list({ account_id: 'acct_heavy', limit: 100 }).data;
+    expect(heavy.length).toBeGreaterThan(0);
+    // What the heavy tenant keeps is its newest.
+    expect(heavy[0]!.request_id).toBe(`req_${String(n).padStart(6, '0')}`);
+    // Once the light tenant is the heaviest, its oldest go first.
+    ring.forget('acct_heavy');
+    for (let i = 0; i < 30; i++) send('acct_light', 6000);
+    expect(ring.bytes).toBeLessThanOrEqual(64 * KIB);
+    expect(ring.list({ limit: 1000 }).data.filter((entry) => entry.account_id === null)).toHaveLength(1);
   });
 
   it('contract §3.4: many tenants together stay within the one budget', async () => {
