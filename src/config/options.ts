@@ -1,6 +1,10 @@
 /**
  * Settings of contract §1: one table of flag = environment variable = option. Every value is checked
  * here, once; a bad value throws ConfigError naming the setting, and nothing starts half-configured.
+ *
+ * Over 350 lines on purpose: the options' documented types, their defaults and their parsers are
+ * one table read together when a setting is added; the flag table (settings.ts) and the byte-size
+ * grammar (byte-size.ts) are apart already.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -153,12 +157,26 @@ export const MAX_SHUTDOWN_GRACE_MS = 600_000;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 export const MAX_WEBHOOK_TIMEOUT_MS = 600_000;
 
-export function parseWebhookTimeout(value: unknown, setting = 'webhook-timeout'): number {
+/**
+ * An integer within `[min, max]`, as a number or as its digits (flags and environment variables are
+ * text), refused naming the setting: every integer setting reads through here.
+ */
+function parseIntegerSetting(
+  value: unknown,
+  setting: string,
+  min: number,
+  max: number,
+  expected = `an integer from ${min} to ${max}`,
+): number {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_WEBHOOK_TIMEOUT_MS) {
-    throw new ConfigError(setting, `expected an integer from 1 to ${MAX_WEBHOOK_TIMEOUT_MS} (milliseconds), got ${JSON.stringify(value)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(setting, `expected ${expected}, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+export function parseWebhookTimeout(value: unknown, setting = 'webhook-timeout'): number {
+  return parseIntegerSetting(value, setting, 1, MAX_WEBHOOK_TIMEOUT_MS, `an integer from 1 to ${MAX_WEBHOOK_TIMEOUT_MS} (milliseconds)`);
 }
 
 /**
@@ -170,11 +188,7 @@ export const DEFAULT_WEBHOOK_CONCURRENCY = 256;
 export const MAX_WEBHOOK_CONCURRENCY = 512;
 
 export function parseWebhookConcurrency(value: unknown, setting = 'webhook-concurrency'): number {
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_WEBHOOK_CONCURRENCY) {
-    throw new ConfigError(setting, `expected an integer from 1 to ${MAX_WEBHOOK_CONCURRENCY}, got ${JSON.stringify(value)}`);
-  }
-  return n;
+  return parseIntegerSetting(value, setting, 1, MAX_WEBHOOK_CONCURRENCY);
 }
 
 /** Defaults of the webhook budgets (README "Testing your webhook receiver"). */
@@ -187,11 +201,7 @@ export const DEFAULT_WEBHOOK_RESPONSE_LIMIT = 64 * 1024;
 export const SPEC_RATE_LIMIT: RateLimitQuotas = { enforce: true, free: 600, paid: 3000, windowSeconds: 60 };
 
 export function parsePort(value: unknown, setting = 'port'): number {
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535) {
-    throw new ConfigError(setting, `expected an integer from 0 to 65535, got ${JSON.stringify(value)}`);
-  }
-  return n;
+  return parseIntegerSetting(value, setting, 0, 65535);
 }
 
 export function parseClock(value: unknown, setting = 'clock'): ResolvedOptions['clock'] {
@@ -262,11 +272,7 @@ export function parseFindingsRules(value: unknown, setting = 'findings-rules'): 
 }
 
 export function parseJournalSize(value: unknown, setting = 'journal-size'): number {
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_JOURNAL_SIZE) {
-    throw new ConfigError(setting, `expected an integer from 0 (journal off) to ${MAX_JOURNAL_SIZE}, got ${JSON.stringify(value)}`);
-  }
-  return n;
+  return parseIntegerSetting(value, setting, 0, MAX_JOURNAL_SIZE, `an integer from 0 (journal off) to ${MAX_JOURNAL_SIZE}`);
 }
 
 /** A byte size within `[min, max]` (README "Settings"), refused naming the setting. */
@@ -294,11 +300,7 @@ export function parseByteBudget(value: unknown, setting: string): number {
 }
 
 export function parseShutdownGrace(value: unknown, setting = 'shutdown-grace'): number {
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_SHUTDOWN_GRACE_MS) {
-    throw new ConfigError(setting, `expected milliseconds, an integer from 0 to ${MAX_SHUTDOWN_GRACE_MS}, got ${JSON.stringify(value)}`);
-  }
-  return n;
+  return parseIntegerSetting(value, setting, 0, MAX_SHUTDOWN_GRACE_MS, `milliseconds, an integer from 0 to ${MAX_SHUTDOWN_GRACE_MS}`);
 }
 
 /** A host name, an IPv4 address or a bracketed IPv6 address, with an optional port: what a Host header holds. */

@@ -4,6 +4,11 @@
  * small state, made only when something may complete a finding later (a failure, a refused request,
  * a 429, a job being polled) and dropped once empty, so a client that breaks no rule costs one map
  * lookup per request and nothing kept. Every part of a state is bounded in count (BOUNDS).
+ *
+ * About 400 lines kept whole on purpose: the ten rules read and write one state per credential
+ * (a run of retries is what three of them complete), so split by rule each part would reach into the
+ * others' state; the parts that stand alone are apart (the signature of "the same request",
+ * elapsed time, the bounded map, the rule switches).
  */
 import { BoundedMap } from './bounded-map.js';
 import type { RaisedFinding, RuleName } from './finding.js';
