@@ -128,6 +128,42 @@ export class IdGenerator {
   }
 }
 
+/**
+ * How many earlier lives each id has had: an account deleted, then made again with its id (a
+ * snapshot reloaded, contract §5.3), starts streams seeded apart from its earlier life's, so no id
+ * that life gave (an event id a receiver de-duplicates on) comes again while the sandbox lives.
+ * Per id, never sandbox-wide: another tenant's deletions never move this one's ids, and the same
+ * requests of a tenant (its deletions and re-creations included) give the same ids.
+ *
+ * Kept only for ids whose life drew from a stream (the caller says `ended` only then), in a Map
+ * (user-keyed): about 100 bytes for each such deleted id, for the life of the world. Use it for
+ * any per-account stream: `incarnationSeed(base, lives.of(accountId))` when the stream is made,
+ * `lives.ended(accountId)` when the account is deleted with streams.
+ */
+export class Incarnations {
+  private readonly counts = new Map<string, number>();
+
+  /** Lives `id` has had before this one (0 for its first). */
+  of(id: string): number {
+    return this.counts.get(id) ?? 0;
+  }
+
+  /** The current life of `id` ended having drawn ids: its next one is seeded apart. */
+  ended(id: string): void {
+    this.counts.set(id, this.of(id) + 1);
+  }
+
+  /** Ids remembered (tests and diagnostics). */
+  get size(): number {
+    return this.counts.size;
+  }
+}
+
+/** A stream seed for the given life of its owner: a first life keeps the seed as it was (ids drawn before lives were counted stay). */
+export function incarnationSeed(seed: string, incarnation: number): string {
+  return incarnation === 0 ? seed : `${seed}\u0000life:${incarnation}`;
+}
+
 /** Request ids come from a counter: deterministic, ordered and cheap. */
 export class RequestIdGenerator {
   private counter = 0;
