@@ -392,7 +392,7 @@ export class WebhookHub {
         // Ended or dropped while its batch was being sent: never sent, and out of the queue (no round finds it again).
         if (delivery.status !== 'pending' || delivery.nextAt === undefined) continue;
         const at = delivery.nextAt;
-        await this.slices.run(() => this.attempt(queue, delivery, at));
+        await this.slices.run(() => this.attempt(queue, delivery, at, now));
       }
       this.scheduler.answerWaiters(queue);
     }
@@ -404,10 +404,15 @@ export class WebhookHub {
    * reset or deleted, its endpoint deleted, the delivery dropped from the log) is looked at again
    * before anything is sent.
    */
-  private async attempt(queue: AccountQueue, delivery: Delivery, at: number): Promise<void> {
+  private async attempt(queue: AccountQueue, delivery: Delivery, dueAt: number, roundNow: number): Promise<void> {
     if (!(await this.slots.acquire(queue.id))) return;
     try {
       if (!this.isCurrent(queue) || !this.log.holds(delivery) || delivery.status !== 'pending') return;
+      // Sent now, not when due: the virtual time that passed since the round read the clock (a
+      // running clock during the wait for a slot, a clock call moving it meanwhile) is the attempt's
+      // too, so its retry counts from when it went out. Without a wait this is `dueAt`, so an
+      // advance of an hour still passes the 5 s and 5 min retries.
+      const at = dueAt + Math.max(0, this.deps.clockOf(queue.id).now() - roundNow);
       const outcome = await this.attempts.send(delivery);
       // Reset, deleted or closed meanwhile: the answer belongs to a state nobody can see any more.
       if (!this.isCurrent(queue) || !this.log.holds(delivery)) return;

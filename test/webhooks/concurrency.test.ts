@@ -142,6 +142,34 @@ describe('webhook attempts are capped sandbox-wide and shared fairly between acc
     const [served] = await s.deliveries({ account_id: ACCOUNTS.paid });
     expect(served).toMatchObject({ status: 'succeeded' });
   });
+
+  it('contract §4.3: an attempt is recorded at the instant its clock read when it got its slot, and its retry counts from then', async () => {
+    // The one slot is held by another account's attempt; meanwhile the waiting account's own clock
+    // is moved a minute on. Its attempt goes out then: recorded at +60 s, its 5 s retry at +65 s,
+    // so the advance of 60 s makes one attempt, not a retry at once.
+    const s = sandbox({ webhookConcurrency: 1, webhookTimeout: 600_000 });
+    const holder = await holdingReceiver();
+    const failing = await receiver(() => 500);
+    const other = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+    await s.endpoint(holder.url, {}, other);
+    await s.endpoint(failing.url, {}, ACCOUNTS.paid);
+    await s.trigger('inbox.updated', other);
+    await holder.arrivals(1);
+    const event = (await s.trigger('inbox.updated', ACCOUNTS.paid)).body as { created_at: string };
+    const advanced = s.api.post(`/__admin/accounts/${ACCOUNTS.paid}/clock/advance`).send({ seconds: 60 });
+    const answered = advanced.then((res) => res.status);
+    // Its clock has moved; its clock call waits on the attempt, which waits for the slot.
+    const sixtyOn = new Date(Date.parse(event.created_at) + 60_000).toISOString();
+    const clockNow = async () => (await s.api.get(`/__admin/accounts/${ACCOUNTS.paid}/clock`)).body.now as string;
+    while (Date.parse(await clockNow()) !== Date.parse(sixtyOn)) await new Promise((resolve) => setImmediate(resolve));
+    expect(failing.arrivals).toHaveLength(0);
+    holder.releaseOne();
+    expect(await answered).toBe(200);
+    const [delivery] = await s.deliveries({ account_id: ACCOUNTS.paid });
+    const t0 = Date.parse(event.created_at);
+    expect(delivery!.attempts.map((a) => Date.parse(a.at) - t0)).toEqual([60_000]);
+    expect(Date.parse(delivery!.next_attempt_at!) - t0).toBe(65_000);
+  });
 });
 
 describe('many attempts in flight', () => {
