@@ -106,7 +106,7 @@ export const WEBHOOK_OPERATIONS = [
   adminOperation({
     route: 'GET /webhook_endpoints',
     summary: 'List webhook endpoints',
-    description: `Oldest first, \`limit\` at a time (default ${ENDPOINT_PAGE.default}, the most an account may have; at most ${ENDPOINT_PAGE.max}), after the endpoint \`starting_after\`. An unknown account is 404; a \`starting_after\` not in the list (deleted since, or another account's) is 400.`,
+    description: `Oldest first, \`limit\` at a time (default ${ENDPOINT_PAGE.default}, the most an account may have; at most ${ENDPOINT_PAGE.max}), after the endpoint \`starting_after\`, within 8 MiB (\`has_more\` when more are left). An unknown account is 404; a \`starting_after\` not in the list (deleted since, or another account's) is 400.`,
     client: ['admin.webhooks.listEndpoints({ account_id, limit, starting_after })'],
     query: listEndpointsSchema,
     answer: {

@@ -21,7 +21,8 @@ export function endpointInputProblem(url: unknown, events: unknown): { member: s
   if (!Array.isArray(events) || events.length === 0) return { member: 'events', message: 'must be a non-empty list of event types or "*"' };
   const seen = new Set<unknown>();
   for (const [index, type] of events.entries()) {
-    if (type !== '*' && (typeof type !== 'string' || !isEventType(type))) return { member: `events.${index}`, message: 'must be "*" or an event type' };
+    if (type !== '*' && (typeof type !== 'string' || !isEventType(type)))
+      return { member: `events.${index}`, message: 'must be "*" or an event type' };
     if (seen.has(type)) return { member: 'events', message: `lists ${JSON.stringify(type)} twice` };
     seen.add(type);
   }
