@@ -81,6 +81,18 @@ export function randomString(prng: Prng, length: number): string {
   return out;
 }
 
+/** Characters drawn after an id's prefix. */
+const ID_LENGTH = 24;
+
+/**
+ * An id as long as the ones `IdGenerator.next(prefix)` draws (`<prefix>_` and 24 characters): a
+ * draft of a record (or endpoint) weighs what it will once its id is drawn, so a budget is checked
+ * before any id is drawn and a refused call leaves the stream as it was.
+ */
+export function draftId(prefix: string): string {
+  return `${prefix}_${'0'.repeat(ID_LENGTH)}`;
+}
+
 /** Prefixed ids (`prod_…`, `cus_…`), the shape the spec requires of resource identifiers. */
 export class IdGenerator {
   private readonly prng: Prng;
@@ -105,7 +117,7 @@ export class IdGenerator {
 
   next(prefix: string): string {
     let id: string;
-    do id = `${prefix}_${randomString(this.prng, 24)}`;
+    do id = `${prefix}_${randomString(this.prng, ID_LENGTH)}`;
     while (this.skips(id));
     return id;
   }

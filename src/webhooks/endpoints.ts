@@ -9,7 +9,7 @@
 import { isoTimestamp } from '../clock/virtual-clock.js';
 import { validationFailed } from '../errors/api-error.js';
 import type { EventType } from '../operations/event-types.js';
-import type { IdGenerator } from '../random.js';
+import { draftId, type IdGenerator } from '../random.js';
 import { BTree, type BTreeOf } from '../store/btree.js';
 import { PAGE_BYTES } from './delivery-listing.js';
 import { acceptsType, type EventFilter, type WebhookEndpoint } from './records.js';
@@ -39,7 +39,7 @@ function sizeOf(endpoint: WebhookEndpoint): number {
 }
 
 /** The length of a drawn id (`we_` + 24) and of a drawn secret (`whsec_` + base64 of 24 bytes). */
-const DRAWN_ID_PLACEHOLDER = `we_${'0'.repeat(24)}`;
+const DRAWN_ID_PLACEHOLDER = draftId('we');
 const DRAWN_SECRET_PLACEHOLDER = `${SECRET_PREFIX}${'0'.repeat(32)}`;
 
 export class Endpoints {
