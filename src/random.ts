@@ -148,9 +148,10 @@ export class IdGenerator {
  * requests of a tenant (its deletions and re-creations included) give the same ids.
  *
  * Kept only for ids whose life drew from a stream (the caller says `ended` only then), in a Map
- * (user-keyed): about 250 bytes for each such deleted id (measured: 238 per id of 29 characters), for the life of the world. Use it for
- * any per-account stream: `incarnationSeed(base, lives.of(accountId))` when the stream is made,
- * `lives.ended(accountId)` when the account is deleted with streams.
+ * (user-keyed): about 250 bytes for each such deleted id (measured: 238 per id of 29 characters),
+ * for the life of the world. Use it for any per-account stream: `incarnationSeed(base,
+ * lives.of(accountId))` when the stream is made, `lives.ended(accountId)` when the account is
+ * deleted with streams.
  */
 export class Incarnations {
   private readonly counts = new Map<string, number>();
