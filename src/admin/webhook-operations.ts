@@ -7,8 +7,8 @@ import { ApiError, resourceMissing, validationFailed } from '../errors/api-error
 import { MESSAGES } from '../errors/messages.js';
 import { EVENT_TYPES } from '../operations/event-types.js';
 import type { JsonSchema } from '../operations/types.js';
-import { isAbsoluteHttpUrl } from '../operations/urls.js';
 import type { DeliveryFilter } from '../webhooks/hub.js';
+import { endpointInputProblem, MAX_ENDPOINT_URL_LENGTH } from '../webhooks/endpoint-input.js';
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '../webhooks/endpoints.js';
 import { SECRET_PATTERN } from '../webhooks/signing.js';
 import { accountOr404 } from './account-state.js';
@@ -26,7 +26,7 @@ const createEndpointSchema: JsonSchema = {
   required: ['account_id', 'url'],
   properties: {
     account_id: accountId,
-    url: { type: 'string', minLength: 1, maxLength: 2048 },
+    url: { type: 'string', minLength: 1, maxLength: MAX_ENDPOINT_URL_LENGTH },
     events: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['*', ...EVENT_TYPES] } },
     secret: { type: 'string', pattern: SECRET_PATTERN, maxLength: 200 },
   },
@@ -64,20 +64,17 @@ const triggerSchema: JsonSchema = {
   properties: { account_id: accountId, type: { enum: [...EVENT_TYPES] } },
 };
 
-export const WEBHOOK_URL_MESSAGE = 'must be an absolute http or https URL';
+export { WEBHOOK_URL_MESSAGE } from '../webhooks/endpoint-input.js';
 
 /**
- * An absolute http(s) URL. Any host is accepted, loopback and private addresses included: the sandbox
- * calls whatever URL a test gives it (README "Testing your webhook receiver"), which is the point.
+ * An absolute http(s) URL without credentials, and events listed once (src/webhooks/endpoint-input.ts,
+ * the check a loaded snapshot's endpoints get too). Any host is accepted, loopback and private
+ * addresses included: the sandbox calls whatever URL a test gives it (README "Testing your webhook
+ * receiver"), which is the point.
  */
-function checkUrl(url: string): void {
-  if (!isAbsoluteHttpUrl(url) || hasCredentials(url)) throw validationFailed({ url: [WEBHOOK_URL_MESSAGE] });
-}
-
-/** `user:password@` in a URL: refused, so a URL the log and the dashboard show holds no secret. */
-function hasCredentials(url: string): boolean {
-  const parsed = new URL(url);
-  return parsed.username !== '' || parsed.password !== '';
+function checkEndpointInput(url: string, events: unknown): void {
+  const problem = endpointInputProblem(url, events);
+  if (problem) throw validationFailed({ [problem.member]: [problem.message] });
 }
 
 /**
@@ -96,7 +93,7 @@ export const WEBHOOK_OPERATIONS = [
     errors: [404, 422],
     handler: (ctx, request) => {
       const body = request.body();
-      checkUrl(body.url);
+      checkEndpointInput(body.url, body.events ?? ['*']);
       const account = accountOr404(ctx, body.account_id, 'account_id');
       return ctx.sandbox.world.webhooks.createEndpoint({
         accountId: account.id,
@@ -109,7 +106,7 @@ export const WEBHOOK_OPERATIONS = [
   adminOperation({
     route: 'GET /webhook_endpoints',
     summary: 'List webhook endpoints',
-    description: `Oldest first, \`limit\` at a time (default ${ENDPOINT_PAGE.default}, the most an account may have; at most ${ENDPOINT_PAGE.max}), after the endpoint \`starting_after\`. An unknown account is 404; a \`starting_after\` not in the list (deleted since, or another account's) is 400.`,
+    description: `Oldest first, \`limit\` at a time (default ${ENDPOINT_PAGE.default}, the most an account may have; at most ${ENDPOINT_PAGE.max}), after the endpoint \`starting_after\`, within 8 MiB (\`has_more\` when more are left). An unknown account is 404; a \`starting_after\` not in the list (deleted since, or another account's) is 400.`,
     client: ['admin.webhooks.listEndpoints({ account_id, limit, starting_after })'],
     query: listEndpointsSchema,
     answer: {

@@ -14,8 +14,10 @@
  * find it valid again, which a stream started over would do by drawing it a second time. The record
  * streams go on with the key streams, so every id an account was ever given stays its own (a job id
  * polled before the reset is 404 after it, never another job). As deterministic: the reset is one of
- * the tenant's own requests. Deletion frees the streams with the account; `POST /__admin/reset` makes
- * a new world, whose streams start over as at boot.
+ * the tenant's own requests. Deletion frees the streams with the account and counts its life: an
+ * account made again with that id draws from streams seeded apart (src/random.ts `Incarnations`,
+ * about 250 bytes remembered per deleted account id), so no token is ever handed out twice.
+ * `POST /__admin/reset` makes a new world, whose streams start over as at boot.
  *
  * Ids stay unique while the world lives: a draw equal to a key id or token in use anywhere in the
  * sandbox (authentication and the admin's key routes look them up sandbox-wide), or to an id or
@@ -23,7 +25,7 @@
  * base-62 characters: about 2^-143 per pair of draws), so what is skipped depends, in practice, only
  * on the account's own state.
  */
-import { IdGenerator, type IdSource } from '../random.js';
+import { IdGenerator, incarnationSeed, Incarnations, type IdSource } from '../random.js';
 
 /** One account's streams, one per kind. */
 class AccountIds implements IdSource {
@@ -51,6 +53,8 @@ class AccountIds implements IdSource {
 
 export class RecordIdStreams {
   private readonly accounts = new Map<string, AccountIds>();
+  /** Earlier lives of deleted account ids: an account made again with one draws apart from them. */
+  private readonly lives = new Incarnations();
   /** Ids and secrets of accounts loaded from snapshots (contract §5.3): never drawn while the world lives. */
   private readonly reserved = new Set<string>();
   private readonly taken = (value: string) => this.reserved.has(value) || this.inUse(value);
@@ -64,7 +68,10 @@ export class RecordIdStreams {
   /** The account's streams, made at its first draw. */
   of(accountId: string): IdSource {
     let ids = this.accounts.get(accountId);
-    if (!ids) this.accounts.set(accountId, (ids = new AccountIds(`records\u0000${this.seed}\u0000${accountId}`, this.taken)));
+    if (!ids) {
+      const root = incarnationSeed(`records\u0000${this.seed}\u0000${accountId}`, this.lives.of(accountId));
+      this.accounts.set(accountId, (ids = new AccountIds(root, this.taken)));
+    }
     return ids;
   }
 
@@ -72,8 +79,12 @@ export class RecordIdStreams {
     for (const value of values) this.reserved.add(value);
   }
 
-  /** The account was deleted: its streams are freed (an account made later with its id starts them over). */
+  /**
+   * The account was deleted: its streams are freed, and its life is counted, so an account made later
+   * with its id (`POST /__admin/accounts {"id"}`, a snapshot loaded again) draws other ids and tokens:
+   * a token of the deleted account never authenticates again (contract §4.1).
+   */
   forget(accountId: string): void {
-    this.accounts.delete(accountId);
+    if (this.accounts.delete(accountId)) this.lives.ended(accountId);
   }
 }

@@ -14,11 +14,11 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isInClockRange, parseInstant } from '../clock/virtual-clock.js';
-import { isEventType } from '../operations/event-types.js';
 import type { JsonSchema } from '../operations/types.js';
 import { compileDataSchema, describeSchemaError, fieldName } from '../operations/validation.js';
 import { checkIntegrity } from './integrity.js';
 import { RECORD_SCHEMAS, SNAPSHOT_ENDPOINT_SCHEMA, SNAPSHOT_JOB_SCHEMA, SNAPSHOT_KEY_SCHEMA } from './record-schemas.js';
+import { endpointInputProblem } from '../webhooks/endpoint-input.js';
 import { endpointBudgetProblem } from '../webhooks/endpoints.js';
 import type { WebhookEndpoint } from '../webhooks/records.js';
 import { RECORD_COLLECTIONS, RECORD_OBJECTS, SNAPSHOT_VERSION, type AccountSnapshot } from './shape.js';
@@ -105,11 +105,9 @@ function records(value: unknown, path: string, objectName: string, schema: JsonS
 
 function checkEndpoint(endpoint: Json, at: string, accountId: string): void {
   if (endpoint.account_id !== accountId) fail(`${at}.account_id`, `must be the snapshot's account id (${accountId})`);
-  const url = endpoint.url as string;
-  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) fail(`${at}.url`, 'must be an absolute http or https URL');
-  (endpoint.events as unknown[]).forEach((type, index) => {
-    if (type !== '*' && (typeof type !== 'string' || !isEventType(type))) fail(`${at}.events.${index}`, 'must be "*" or an event type');
-  });
+  // What POST /__admin/webhook_endpoints would refuse, a snapshot cannot bring in.
+  const problem = endpointInputProblem(endpoint.url, endpoint.events);
+  if (problem) fail(`${at}.${problem.member}`, problem.message);
 }
 
 /** The snapshot, checked; throws SnapshotProblem naming the first member that is wrong. */

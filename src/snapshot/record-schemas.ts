@@ -164,7 +164,7 @@ export const SNAPSHOT_JOB_SCHEMA = answerRecord(crawlJobSchema, { timeline, cred
   'result',
 ]);
 
-/** A webhook endpoint with its signing secret (src/webhooks/records.ts); its URL and events are checked beside (decode.ts). */
+/** A webhook endpoint with its signing secret (src/webhooks/records.ts); its URL and events are checked beside (decode.ts), as POST /__admin/webhook_endpoints checks them (src/webhooks/endpoint-input.ts). */
 export const SNAPSHOT_ENDPOINT_SCHEMA = closed('WebhookEndpointRecord', {
   id: id('we'),
   object: { const: 'webhook_endpoint' },

@@ -154,6 +154,7 @@ export class WebhookHub {
       clockOf: (accountId) => deps.clockOf(accountId),
       isCurrent: (queue) => this.isCurrent(queue),
       drainDue: (queue) => this.drainDue(queue),
+      awaited: (queue) => this.slots.hurry(queue.id),
       stamp: () => this.stamp,
     });
     this.slices = new WorkSlices(deps.sliceBudgetMs ?? SLICE_BUDGET_MS);
@@ -392,22 +393,29 @@ export class WebhookHub {
         // Ended or dropped while its batch was being sent: never sent, and out of the queue (no round finds it again).
         if (delivery.status !== 'pending' || delivery.nextAt === undefined) continue;
         const at = delivery.nextAt;
-        await this.slices.run(() => this.attempt(queue, delivery, at));
+        await this.slices.run(() => this.attempt(queue, delivery, at, now));
       }
       this.scheduler.answerWaiters(queue);
     }
   }
 
   /**
-   * One attempt, once it has one of the sandbox's slots (src/webhooks/attempt-slots.ts, round-robin
-   * between accounts); its deadline runs from then. Whatever happened while it waited (its account
+   * One attempt, once it has one of the sandbox's slots (src/webhooks/attempt-slots.ts: accounts
+   * whose clock call waits first, round-robin otherwise); its deadline runs from then. Whatever happened while it waited (its account
    * reset or deleted, its endpoint deleted, the delivery dropped from the log) is looked at again
    * before anything is sent.
    */
-  private async attempt(queue: AccountQueue, delivery: Delivery, at: number): Promise<void> {
-    if (!(await this.slots.acquire(queue.id))) return;
+  private async attempt(queue: AccountQueue, delivery: Delivery, dueAt: number, roundNow: number): Promise<void> {
+    // Hurried when a clock call of the account waits on it (or once one does: the scheduler's `awaited`).
+    const release = await this.slots.acquire(queue.id, queue.waiters.length > 0);
+    if (!release) return;
     try {
       if (!this.isCurrent(queue) || !this.log.holds(delivery) || delivery.status !== 'pending') return;
+      // Sent now, not when due: the virtual time that passed since the round read the clock (a
+      // running clock during the wait for a slot, a clock call moving it meanwhile) is the attempt's
+      // too, so its retry counts from when it went out. Without a wait this is `dueAt`, so an
+      // advance of an hour still passes the 5 s and 5 min retries.
+      const at = dueAt + Math.max(0, this.deps.clockOf(queue.id).now() - roundNow);
       const outcome = await this.attempts.send(delivery);
       // Reset, deleted or closed meanwhile: the answer belongs to a state nobody can see any more.
       if (!this.isCurrent(queue) || !this.log.holds(delivery)) return;
@@ -417,7 +425,7 @@ export class WebhookHub {
       if (next !== undefined) queue.due.put(next, delivery);
       else if (wasPending) this.ended(delivery);
     } finally {
-      this.slots.release();
+      release();
     }
   }
 

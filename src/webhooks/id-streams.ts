@@ -11,14 +11,17 @@
  * idempotency key; the receiver in docs/webhooks.md does), so an event after a reset reusing an id
  * from before it would be dropped as a retry by a receiver that outlives the reset. The streams go
  * on, which is as deterministic (the reset is one of the tenant's own requests). Deletion frees them
- * with the account.
+ * with the account, but not its place: an account made again with its id (a snapshot reloaded,
+ * contract §5.3) is a new life of it (`Incarnations`, src/random.ts), whose streams are seeded
+ * apart, so no event id of its earlier life comes again (the log forgot those with the account, so
+ * the skip below would not see them).
  *
  * Ids stay unique while the world lives: a draw equal to an id in use anywhere in the hub (an
  * endpoint, any account's delivery in the log) or to one a loaded snapshot holds is skipped. Streams
  * of different accounts meet only by chance (24 base-62 characters: about 2^-143 per pair of draws),
  * so what is skipped depends, in practice, only on the account's own state.
  */
-import { IdGenerator } from '../random.js';
+import { IdGenerator, incarnationSeed, Incarnations } from '../random.js';
 
 /** What each stream of an account draws: endpoint, event and delivery ids, and the ids of triggered events' samples. */
 export type IdKind = 'we' | 'evt' | 'whd' | 'sample';
@@ -28,6 +31,8 @@ export class IdStreams {
   /** Ids of endpoints loaded from snapshots (contract §5.3): never drawn while the world lives, even once deleted. */
   private readonly reserved = new Set<string>();
   private readonly taken = (id: string) => this.reserved.has(id) || this.inUse(id);
+  /** Each deleted account's earlier lives: kept only for accounts that drew an id. */
+  private readonly lives = new Incarnations();
 
   constructor(
     private readonly seed: string,
@@ -45,7 +50,10 @@ export class IdStreams {
     let mine = this.streams.get(accountId);
     if (!mine) this.streams.set(accountId, (mine = new Map<IdKind, IdGenerator>()));
     let stream = mine.get(kind);
-    if (!stream) mine.set(kind, (stream = new IdGenerator(`webhooks\u0000${this.seed}\u0000${accountId}\u0000${kind}`, this.taken)));
+    if (!stream) {
+      const seed = incarnationSeed(`webhooks\u0000${this.seed}\u0000${accountId}\u0000${kind}`, this.lives.of(accountId));
+      mine.set(kind, (stream = new IdGenerator(seed, this.taken)));
+    }
     return stream;
   }
 
@@ -53,8 +61,13 @@ export class IdStreams {
     for (const id of ids) this.reserved.add(id);
   }
 
-  /** The account was deleted: its streams are freed (an account made later with its id starts them over). */
+  /** The account was deleted: its streams are freed; an account made later with its id draws from streams of its next life. */
   forget(accountId: string): void {
-    this.streams.delete(accountId);
+    if (this.streams.delete(accountId)) this.lives.ended(accountId);
+  }
+
+  /** Deleted accounts whose lives are remembered (tests and diagnostics). */
+  get remembered(): number {
+    return this.lives.size;
   }
 }

@@ -27,6 +27,8 @@ export interface SchedulerDeps {
   drainDue(queue: AccountQueue): Promise<void>;
   /** Counts what causes work: a clock call waits for what was caused before it. */
   stamp(): number;
+  /** A clock call now waits on the account's work: its attempts waiting for a slot go first. */
+  awaited(queue: AccountQueue): void;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -99,6 +101,7 @@ export class Scheduler {
   private drain(queue: AccountQueue, wait?: Omit<Waiter, 'resolve'>): Promise<void> {
     if (!this.deps.isCurrent(queue)) return Promise.resolve();
     const done = wait ? new Promise<void>((resolve) => queue.waiters.push({ ...wait, resolve })) : Promise.resolve();
+    if (wait) this.deps.awaited(queue);
     if (!queue.working) {
       queue.working = true;
       this.working.add(queue);

@@ -27,14 +27,22 @@ describe('record id streams', () => {
     expect(streams.of('acct_a').secret('cc_test_')).toBe(third);
   });
 
-  it('contract §4.1: forget frees the account streams: one made later with its id starts them over', () => {
-    const streams = new RecordIdStreams('s', none);
-    const first = streams.of('acct_a').next('job');
-    streams.forget('acct_a');
-    expect(streams.of('acct_a').next('job')).toBe(first);
+  it('contract §4.1: forget frees the account streams; one made later with its id draws apart, the same way in every sandbox', () => {
+    const lives = () => {
+      const streams = new RecordIdStreams('s', none);
+      const drawn = [streams.of('acct_a').next('job')];
+      streams.forget('acct_a');
+      drawn.push(streams.of('acct_a').next('job'));
+      streams.forget('acct_a');
+      drawn.push(streams.of('acct_a').next('job'));
+      return drawn;
+    };
+    const drawn = lives();
+    expect(new Set(drawn).size).toBe(3);
+    expect(lives()).toEqual(drawn);
   });
 
-  it('contract §4.1: deleting an account frees its streams; one made again with its id is a fresh tenant (same Default key and token)', async () => {
+  it('contract §4.1: a deleted account’s keys answer 401 from then on, also once an account is made again with its id (it gets other keys)', async () => {
     const app = makeApp({ seed: 'record-ids-delete' });
     const api = client(app);
     const made = await api.post('/__admin/accounts').send({ id: 'acct_again' });
@@ -45,6 +53,11 @@ describe('record id streams', () => {
     expect((await api.delete('/__admin/accounts/acct_again')).status).toBe(200);
     const again = await api.post('/__admin/accounts').send({ id: 'acct_again' });
     expect(again.status).toBe(201);
-    expect([again.body.api_key.id, again.body.api_key.token]).toEqual([made.body.api_key.id, made.body.api_key.token]);
+    expect(again.body.api_key.id).not.toBe(made.body.api_key.id);
+    expect(again.body.api_key.token).not.toBe(made.body.api_key.token);
+    const old = await api.get('/v1/auth/keys').set({ Authorization: `Bearer ${made.body.api_key.token}` });
+    expect(old.status).toBe(401);
+    const fresh = await api.get('/v1/auth/keys').set({ Authorization: `Bearer ${again.body.api_key.token}` });
+    expect(fresh.status).toBe(200);
   });
 });

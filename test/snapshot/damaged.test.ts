@@ -98,6 +98,13 @@ describe('contract §5.3: a damaged snapshot is 422 naming the member, never an 
       [damaged((s) => (s.api_keys[0].id = 'acct_x')), 'snapshot.api_keys.0.id'],
       [damaged((s) => (s.api_keys[0].last4 = 'zzzz')), 'snapshot.api_keys.0.last4'],
       [damaged((s) => (s.webhook_endpoints[0].secret = 'whsec_***')), 'snapshot.webhook_endpoints.0.secret'],
+      // An endpoint POST /__admin/webhook_endpoints would refuse: the same check for both.
+      [damaged((s) => (s.webhook_endpoints[0].url = 'http://user:secretpass@127.0.0.1:9/hooks')), 'snapshot.webhook_endpoints.0.url'],
+      [damaged((s) => (s.webhook_endpoints[0].url = `http://127.0.0.1:9/${'a'.repeat(100_000)}`)), 'snapshot.webhook_endpoints.0.url'],
+      [damaged((s) => (s.webhook_endpoints[0].url = ' http://127.0.0.1:9/hooks')), 'snapshot.webhook_endpoints.0.url'],
+      [damaged((s) => (s.webhook_endpoints[0].events = ['*', '*'])), 'snapshot.webhook_endpoints.0.events'],
+      [damaged((s) => (s.webhook_endpoints[0].events = [])), 'snapshot.webhook_endpoints.0.events'],
+      [damaged((s) => (s.webhook_endpoints[0].events = ['customer.created', 'nope'])), 'snapshot.webhook_endpoints.0.events.1'],
       // Instants the clock can hold.
       [damaged((s) => (s.records.customers[0].created_at = '2026-02-30T00:00:00Z')), 'snapshot.records.customers.0.created_at'],
       [damaged((s) => (s.clock.now = '+275760-09-13T00:00:00.001Z')), 'snapshot.clock.now'],

@@ -18,6 +18,8 @@ const receiver = useReceivers();
 interface HoldingReceiver {
   url: string;
   arrived: number;
+  /** The paths of the requests, in arrival order. */
+  paths: string[];
   held: number;
   mostHeld: number;
   /** Resolves once `count` requests in all have arrived. */
@@ -36,10 +38,12 @@ async function holdingReceiver(): Promise<HoldingReceiver> {
   const queue: ServerResponse[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const state = { arrived: 0, mostHeld: 0 };
+  const paths: string[] = [];
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       state.arrived += 1;
+      paths.push(req.url ?? '');
       queue.push(res);
       state.mostHeld = Math.max(state.mostHeld, queue.length);
       for (const waiter of [...waiters]) {
@@ -57,6 +61,7 @@ async function holdingReceiver(): Promise<HoldingReceiver> {
     get arrived() {
       return state.arrived;
     },
+    paths,
     get held() {
       return queue.length;
     },
@@ -142,6 +147,66 @@ describe('webhook attempts are capped sandbox-wide and shared fairly between acc
     const [served] = await s.deliveries({ account_id: ACCOUNTS.paid });
     expect(served).toMatchObject({ status: 'succeeded' });
   });
+
+  it('contract §4.3: an attempt is recorded at the instant its clock read when it got its slot, and its retry counts from then', async () => {
+    // The one slot is held by another account's attempt; meanwhile the waiting account's own clock
+    // is moved a minute on. Its attempt goes out then: recorded at +60 s, its 5 s retry at +65 s,
+    // so the advance of 60 s makes one attempt, not a retry at once.
+    const s = sandbox({ webhookConcurrency: 1, webhookTimeout: 600_000 });
+    const holder = await holdingReceiver();
+    const failing = await receiver(() => 500);
+    const other = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+    await s.endpoint(holder.url, {}, other);
+    await s.endpoint(failing.url, {}, ACCOUNTS.paid);
+    await s.trigger('inbox.updated', other);
+    await holder.arrivals(1);
+    const event = (await s.trigger('inbox.updated', ACCOUNTS.paid)).body as { created_at: string };
+    const advanced = s.api.post(`/__admin/accounts/${ACCOUNTS.paid}/clock/advance`).send({ seconds: 60 });
+    const answered = advanced.then((res) => res.status);
+    // Its clock has moved; its clock call waits on the attempt, which waits for the slot.
+    const sixtyOn = new Date(Date.parse(event.created_at) + 60_000).toISOString();
+    const clockNow = async () => (await s.api.get(`/__admin/accounts/${ACCOUNTS.paid}/clock`)).body.now as string;
+    while (Date.parse(await clockNow()) !== Date.parse(sixtyOn)) await new Promise((resolve) => setImmediate(resolve));
+    expect(failing.arrivals).toHaveLength(0);
+    holder.releaseOne();
+    expect(await answered).toBe(200);
+    const [delivery] = await s.deliveries({ account_id: ACCOUNTS.paid });
+    const t0 = Date.parse(event.created_at);
+    expect(delivery!.attempts.map((a) => Date.parse(a.at) - t0)).toEqual([60_000]);
+    expect(Date.parse(delivery!.next_attempt_at!) - t0).toBe(65_000);
+  });
+
+  it("contract §4.3: an account whose clock call waits on its deliveries gets the next free slot, before other tenants' queued attempts", async () => {
+    // One slot, held by a tenant whose receiver holds every request; three more such tenants queue
+    // behind it, then the account. Its own-clock advance now waits on its attempt: the slot freed
+    // next is its, not the three others' (round-robin would make it wait for all of them).
+    const s = sandbox({ webhookConcurrency: 1, webhookTimeout: 600_000 });
+    const holder = await holdingReceiver();
+    for (let i = 0; i < 4; i++) {
+      const id = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+      await s.endpoint(`${holder.url}/silent-${i}`, {}, id);
+      await s.trigger('inbox.updated', id);
+    }
+    await holder.arrivals(1);
+    await s.endpoint(`${holder.url}/waiting`, {}, ACCOUNTS.paid);
+    const event = (await s.trigger('inbox.updated', ACCOUNTS.paid)).body as { created_at: string };
+    const answered = s.api
+      .post(`/__admin/accounts/${ACCOUNTS.paid}/clock/advance`)
+      .send({ seconds: 1 })
+      .then((res) => res.status);
+    const clockNow = async () => Date.parse((await s.api.get(`/__admin/accounts/${ACCOUNTS.paid}/clock`)).body.now as string);
+    while ((await clockNow()) !== Date.parse(event.created_at) + 1000) await new Promise((resolve) => setImmediate(resolve));
+    holder.releaseOne();
+    await holder.arrivals(2);
+    expect(holder.paths).toEqual(['/hooks/silent-0', '/hooks/waiting']);
+    holder.releaseOne();
+    expect(await answered).toBe(200);
+    for (let sent = 2; sent < 5; sent++) {
+      await holder.arrivals(sent + 1);
+      holder.releaseOne();
+    }
+    expect(holder.paths.slice(2)).toEqual(['/hooks/silent-1', '/hooks/silent-2', '/hooks/silent-3']);
+  });
 });
 
 describe('many attempts in flight', () => {
@@ -175,28 +240,71 @@ describe('many attempts in flight', () => {
 describe('attempt slots', () => {
   it('hand freed slots round-robin between the accounts waiting, each account its own line oldest first', async () => {
     const slots = new AttemptSlots(1);
-    expect(await slots.acquire('a')).toBe(true);
+    const releases = [(await slots.acquire('a'))!];
     const order: string[] = [];
-    const wait = (label: string, account: string) => void slots.acquire(account).then(() => order.push(label));
+    const wait = (label: string, account: string) =>
+      void slots.acquire(account).then((release) => {
+        order.push(label);
+        releases.push(release!);
+      });
     wait('a1', 'a');
     wait('a2', 'a');
     wait('a3', 'a');
     wait('b1', 'b');
     expect(slots.waiting).toBe(4);
     for (let i = 0; i < 4; i++) {
-      slots.release();
+      releases[i]!();
       await Promise.resolve();
     }
     expect(order).toEqual(['a1', 'b1', 'a2', 'a3']);
   });
 
+  it('give a freed slot to an account a clock call waits on first, whether it came hurried or was hurried while waiting', async () => {
+    const slots = new AttemptSlots(1);
+    let held = (await slots.acquire('a'))!;
+    const order: string[] = [];
+    const wait = (label: string, account: string, hurried = false) =>
+      void slots.acquire(account, hurried).then((release) => {
+        order.push(label);
+        held = release!;
+      });
+    wait('b', 'b');
+    wait('c', 'c');
+    wait('d', 'd');
+    wait('e', 'e', true);
+    slots.hurry('d');
+    slots.hurry('nobody');
+    for (let i = 0; i < 4; i++) {
+      held();
+      await Promise.resolve();
+    }
+    expect(order).toEqual(['e', 'd', 'b', 'c']);
+  });
+
+  it('keep a sixteenth of the slots for accounts a clock call waits on: other accounts hold at most the rest', async () => {
+    const slots = new AttemptSlots(32);
+    expect(slots.reserve).toBe(2);
+    const others = await Promise.all(Array.from({ length: 30 }, (_, i) => slots.acquire(`silent_${i}`)));
+    expect(others.every((release) => release !== undefined)).toBe(true);
+    let late = false;
+    void slots.acquire('late').then(() => (late = true));
+    const hurried = await slots.acquire('waiting', true);
+    await Promise.resolve();
+    expect(hurried).toBeTypeOf('function');
+    expect(late).toBe(false);
+    others[0]!();
+    await Promise.resolve();
+    expect(late).toBe(true);
+    expect(new AttemptSlots(15).reserve).toBe(0);
+  });
+
   it('tell whoever waits no once closed, and nobody after', async () => {
     const slots = new AttemptSlots(1);
-    expect(await slots.acquire('a')).toBe(true);
+    expect(await slots.acquire('a')).toBeTypeOf('function');
     const waiting = slots.acquire('b');
     slots.close();
-    expect(await waiting).toBe(false);
-    expect(await slots.acquire('c')).toBe(false);
+    expect(await waiting).toBeUndefined();
+    expect(await slots.acquire('c')).toBeUndefined();
   });
 
   it('--webhook-concurrency and MOCK_WEBHOOK_CONCURRENCY set the cap (1 to 512), the flag first; a bad value names the setting', () => {
