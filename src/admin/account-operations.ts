@@ -90,8 +90,11 @@ function keyAction(ctx: SandboxContext, id: string, action: 'expire' | 'revoke')
   const found = ctx.sandbox.world.store.findKeyById(id);
   if (!found) throw new ApiError('resource_missing', { param: 'id', message: `No such API key: '${id}'.` });
   const now = isoTimestamp(ctx.sandbox.world.timeOf(found.account.id).clock.now());
-  if (action === 'expire') found.key.expires_at = now;
-  else found.key.revoked_at = now;
+  // Through `update`, so the record budget counts the timestamps it gains.
+  found.account.write('api_keys').update(found.key.id, (key) => {
+    if (action === 'expire') key.expires_at = now;
+    else key.revoked_at = now;
+  });
   return { ...keyView(found.key), access: found.key.access, revoked_at: found.key.revoked_at };
 }
 
@@ -118,6 +121,9 @@ function seededWithinBudget(body: { pinned?: unknown; template?: unknown }, crea
   }
 }
 
+/** The key an account is made with, weighed with the account (World.createAccount `firstKey`). */
+const FIRST_KEY = { name: 'Default' } as const;
+
 /** `POST /__admin/accounts` less its `findings` settings: from a snapshot, or from a template. */
 function createAccount(ctx: SandboxContext, body: Omit<CreateAccountInput, 'findings'>): CreatedAccount {
   if (body.snapshot !== undefined) return createFromSnapshot(ctx, { ...body, snapshot: body.snapshot });
@@ -131,11 +137,12 @@ function createAccount(ctx: SandboxContext, body: Omit<CreateAccountInput, 'find
       template,
       pinned,
       clock,
+      firstKey: FIRST_KEY,
       // The creator's own records are weighed now; the sandbox template's were the user's choice at boot.
       checkSeededBytes: body.pinned !== undefined || body.template !== undefined || body.fixture !== undefined,
     }),
   );
-  const { key, token } = world.createApiKey(account, { name: 'Default' });
+  const { key, token } = world.createFirstApiKey(account, FIRST_KEY);
   // What `POST /__admin/accounts/{id}/reset` restores: the account with this key and its token.
   world.sealBirth(account);
   return { account: accountView(world, account), api_key: keyView(key, token) };

@@ -3,8 +3,10 @@
  * weigh, counted as each is written, never by walking the account.
  *
  * A record weighs the UTF-8 bytes of its JSON (internal members included), measured when it is
- * inserted, replaced, changed through `Collection.update`, or when a seeded collection becomes the
- * account's own. Two bounds, both refused before anything changes (422, `validation_error`, the
+ * inserted, replaced or changed through `Collection.update`. The account's seeded records count from
+ * its birth: weighed once, from a scratch derivation, the first time the count is needed (a tenant
+ * that never writes never pays for it), so writing a seeded collection for the first time changes
+ * nothing and deleting a seeded record lowers the count. Two bounds, both refused before anything changes (422, `validation_error`, the
  * request member in `param` and `errors`; spec §7.1 has `errors` on every 422):
  * - one record weighs at most RECORD_LIMIT_BYTES (`record_too_large`): the 1 MiB a request body may
  *   carry (src/protocol/body-limit.ts), so what an answer or a webhook event of one record weighs is
@@ -34,12 +36,22 @@ function refusal(code: 'record_too_large' | 'record_budget_exceeded', param: str
 
 /** The byte count of one account's records, against its budget. */
 export class RecordMeter {
+  /** What the writes since birth added or gave back; the seeded records come on top. */
   private used = 0;
+  private seeded: number | undefined;
 
-  constructor(readonly budget: number) {}
+  /** `weighSeeded`: what the account's seeded records weigh, asked at most once (`seeded` when already known). */
+  constructor(
+    readonly budget: number,
+    private readonly weighSeeded: () => number = () => 0,
+    seeded?: number,
+  ) {
+    this.seeded = seeded;
+  }
 
   get bytes(): number {
-    return this.used;
+    this.seeded ??= this.weighSeeded();
+    return this.used + this.seeded;
   }
 
   /**
@@ -58,7 +70,7 @@ export class RecordMeter {
       }
       added += size;
     }
-    const after = this.used - freed + added;
+    const after = this.bytes - freed + added;
     if (added > freed && after > this.budget) {
       throw refusal(
         'record_budget_exceeded',
@@ -85,8 +97,10 @@ export class SeededRecordsOverBudget extends Error {
     readonly bytes: number,
     readonly budget: number,
     readonly pointer: string | undefined,
+    /** What weighs `bytes`: its seeded records, its first API key, or both. */
+    what = 'its seeded records',
   ) {
-    super(`its seeded records would weigh ${bytes} bytes; an account's record budget is ${budget} bytes (--record-budget)`);
+    super(`${what} would weigh ${bytes} bytes; an account's record budget is ${budget} bytes (--record-budget)`);
     this.name = 'SeededRecordsOverBudget';
   }
 }
