@@ -1,18 +1,16 @@
 /** Contract §3.2 and §4.1: accounts (tenants for tests) and their API keys. */
 import { isInClockRange, isoTimestamp, MAX_INSTANT, MIN_INSTANT } from '../clock/virtual-clock.js';
-import { ApiError, emptyFieldErrors, validationFailed } from '../errors/api-error.js';
+import { ApiError, validationFailed } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext } from '../http/context.js';
 import type { JsonSchema } from '../operations/types.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { clockBirth, type ClockBirth } from '../sandbox/account-clock.js';
 import { accountView } from '../sandbox/lifecycle.js';
-import { SeededRecordsOverBudget } from '../store/record-meter.js';
+import { recordRefusal, SeededRecordsOverBudget } from '../store/record-meter.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import type { AdminAccount, AdminApiKey, CreateAccountInput } from './api-types.js';
-
-type CreatedAccount = { account: AdminAccount; api_key: AdminApiKey & { token: string } };
 import { accountOr404, accountState } from './account-state.js';
 import { accountSource, ACCOUNT_SOURCE_PROPERTIES } from './account-source.js';
 import {
@@ -27,6 +25,8 @@ import { findingsSettingsSchema, ruleChanges, setAccountRules } from './findings
 import { adminOperation } from './route-kit.js';
 import { createFromSnapshot } from './snapshot-operations.js';
 import { listAccounts, ACCOUNT_LIST_QUERY } from './account-list.js';
+
+type CreatedAccount = { account: AdminAccount; api_key: AdminApiKey & { token: string } };
 
 const createAccountSchema: JsonSchema = {
   type: 'object',
@@ -115,9 +115,7 @@ function seededWithinBudget(body: { pinned?: unknown; template?: unknown }, crea
           : body.pinned !== undefined
             ? 'pinned'
             : 'fixture';
-    const errors = emptyFieldErrors();
-    errors[param] = [error.message];
-    throw new ApiError('record_budget_exceeded', { param, errors, message: `The account cannot be made: ${error.message}.` });
+    throw recordRefusal('record_budget_exceeded', param, error.message, `The account cannot be made: ${error.message}.`);
   }
 }
 

@@ -27,11 +27,19 @@ export function recordBytes(record: unknown): number {
   return jsonBytes(record);
 }
 
-/** Refused before a write: `param` names the request member the record came from. */
-function refusal(code: 'record_too_large' | 'record_budget_exceeded', param: string, detail: string): ApiError {
+/**
+ * The one envelope of a record-bound refusal: 422, `param` naming the request member the records
+ * came from and `errors` holding `detail` under it (spec §7.1); `message` is `detail` unless given.
+ */
+export function recordRefusal(
+  code: 'record_too_large' | 'record_budget_exceeded',
+  param: string,
+  detail: string,
+  message: string = detail,
+): ApiError {
   const errors = emptyFieldErrors();
   errors[param] = [detail];
-  return new ApiError(code, { param, errors, message: detail });
+  return new ApiError(code, { param, errors, message });
 }
 
 /** The byte count of one account's records, against its budget. */
@@ -62,7 +70,7 @@ export class RecordMeter {
     let added = 0;
     for (const size of sizes) {
       if (size > RECORD_LIMIT_BYTES) {
-        throw refusal(
+        throw recordRefusal(
           'record_too_large',
           param,
           `would make a record of ${size} bytes; a record is at most ${RECORD_LIMIT_BYTES} bytes of JSON`,
@@ -72,7 +80,7 @@ export class RecordMeter {
     }
     const after = this.bytes - freed + added;
     if (added > freed && after > this.budget) {
-      throw refusal(
+      throw recordRefusal(
         'record_budget_exceeded',
         param,
         `would bring the account's records to ${after} bytes; its record budget is ${this.budget} bytes (--record-budget)`,
