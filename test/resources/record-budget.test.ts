@@ -32,7 +32,7 @@ function bytesOf(app: MockApp, accountId: string): number {
   return app.sandbox.world.store.forAccount(accountId)!.recordBytes;
 }
 
-/** The reproduction's write: a PATCH adding metadata key `key` of `size` characters. */
+/** A PATCH of the pinned inbox adding metadata key `key` of `size` characters (spec §4.7 merges it in). */
 function patchKey(app: MockApp, key: string, size: number, token: string = KEYS.free, inbox = INBOX) {
   return client(app)
     .patch(inbox)
