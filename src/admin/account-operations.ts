@@ -1,18 +1,16 @@
 /** Contract §3.2 and §4.1: accounts (tenants for tests) and their API keys. */
 import { isInClockRange, isoTimestamp, MAX_INSTANT, MIN_INSTANT } from '../clock/virtual-clock.js';
-import { ApiError, emptyFieldErrors, validationFailed } from '../errors/api-error.js';
+import { ApiError, validationFailed } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext } from '../http/context.js';
 import type { JsonSchema } from '../operations/types.js';
 import { apiKeyView } from '../resources/api-keys/schemas.js';
 import { clockBirth, type ClockBirth } from '../sandbox/account-clock.js';
 import { accountView } from '../sandbox/lifecycle.js';
-import { SeededRecordsOverBudget } from '../store/record-meter.js';
+import { recordRefusal, SeededRecordsOverBudget } from '../store/record-meter.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import type { AdminAccount, AdminApiKey, CreateAccountInput } from './api-types.js';
-
-type CreatedAccount = { account: AdminAccount; api_key: AdminApiKey & { token: string } };
 import { accountOr404, accountState } from './account-state.js';
 import { accountSource, ACCOUNT_SOURCE_PROPERTIES } from './account-source.js';
 import {
@@ -27,6 +25,8 @@ import { findingsSettingsSchema, ruleChanges, setAccountRules } from './findings
 import { adminOperation } from './route-kit.js';
 import { createFromSnapshot } from './snapshot-operations.js';
 import { listAccounts, ACCOUNT_LIST_QUERY } from './account-list.js';
+
+type CreatedAccount = { account: AdminAccount; api_key: AdminApiKey & { token: string } };
 
 const createAccountSchema: JsonSchema = {
   type: 'object',
@@ -93,8 +93,11 @@ function keyAction(ctx: SandboxContext, id: string, action: 'expire' | 'revoke')
   const found = ctx.sandbox.world.store.findKeyById(id);
   if (!found) throw new ApiError('resource_missing', { param: 'id', message: `No such API key: '${id}'.` });
   const now = isoTimestamp(ctx.sandbox.world.timeOf(found.account.id).clock.now());
-  if (action === 'expire') found.key.expires_at = now;
-  else found.key.revoked_at = now;
+  // Through `update`, so the record budget counts the timestamps it gains.
+  found.account.write('api_keys').update(found.key.id, (key) => {
+    if (action === 'expire') key.expires_at = now;
+    else key.revoked_at = now;
+  });
   return { ...keyView(found.key), access: found.key.access, revoked_at: found.key.revoked_at };
 }
 
@@ -115,11 +118,12 @@ function seededWithinBudget(body: { pinned?: unknown; template?: unknown }, crea
           : body.pinned !== undefined
             ? 'pinned'
             : 'fixture';
-    const errors = emptyFieldErrors();
-    errors[param] = [error.message];
-    throw new ApiError('record_budget_exceeded', { param, errors, message: `The account cannot be made: ${error.message}.` });
+    throw recordRefusal('record_budget_exceeded', param, error.message, `The account cannot be made: ${error.message}.`);
   }
 }
+
+/** The key an account is made with, weighed with the account (World.createAccount `firstKey`). */
+const FIRST_KEY = { name: 'Default' } as const;
 
 /** `POST /__admin/accounts` less its `findings` settings: from a snapshot, or from a template. */
 function createAccount(ctx: SandboxContext, body: Omit<CreateAccountInput, 'findings'>): CreatedAccount {
@@ -138,11 +142,12 @@ function createAccount(ctx: SandboxContext, body: Omit<CreateAccountInput, 'find
       template,
       pinned,
       clock,
+      firstKey: FIRST_KEY,
       // The creator's own records are weighed now; the sandbox template's were the user's choice at boot.
       checkSeededBytes: body.pinned !== undefined || body.template !== undefined || body.fixture !== undefined,
     }),
   );
-  const { key, token } = world.createApiKey(account, { name: 'Default' });
+  const { key, token } = world.createFirstApiKey(account, FIRST_KEY);
   // What `POST /__admin/accounts/{id}/reset` restores: the account with this key and its token.
   world.sealBirth(account);
   return { account: accountView(world, account), api_key: keyView(key, token) };

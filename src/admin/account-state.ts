@@ -51,6 +51,36 @@ export function shownRecord<K extends CollectionName>(name: K, record: Collectio
   return (name === 'jobs' ? jobSummary(record as CollectionRecords['jobs']) : record) as Shown<K>;
 }
 
+/** What `shownWithin` took of some records: their views, the bytes those weigh, and whether it stopped before the end. */
+export interface ShownWithin<K extends CollectionName> {
+  views: Shown<K>[];
+  bytes: number;
+  cut: boolean;
+}
+
+/**
+ * The views of `records`, in order, until the next would pass `room` bytes of JSON: how an admin
+ * answer bounds its size. `atLeastOne`: the first is taken whatever it weighs (a record is at most
+ * 1 MiB), so a page is never empty while records remain.
+ */
+export function shownWithin<K extends CollectionName>(
+  name: K,
+  records: Iterable<CollectionRecords[K]>,
+  room: number,
+  atLeastOne = false,
+): ShownWithin<K> {
+  const views: Shown<K>[] = [];
+  let bytes = 0;
+  for (const record of records) {
+    const view = shownRecord(name, record);
+    const size = recordBytes(view);
+    if (bytes + size > room && !(atLeastOne && views.length === 0)) return { views, bytes, cut: true };
+    bytes += size;
+    views.push(view);
+  }
+  return { views, bytes, cut: false };
+}
+
 /** The admin path that lists one collection of an account. */
 export function recordsPath(accountId: string, name: CollectionName): string {
   return `/__admin/accounts/${encodeURIComponent(accountId)}/records/${name}`;
@@ -59,7 +89,8 @@ export function recordsPath(accountId: string, name: CollectionName): string {
 /**
  * `GET /__admin/accounts/{id}`: the account, each collection (its head when large), their counts,
  * the credits, and what its records weigh against its record budget. Bounded whatever the account
- * holds: it reads each collection only as far as it shows (10,000 jobs once answered 3.9 MiB).
+ * holds: it reads each collection only as far as it shows, at most STATE_RECORDS_PER_COLLECTION
+ * records of each and STATE_RECORD_BYTES of all together.
  */
 export function accountState(world: World, account: AccountStore) {
   const state = {} as StateCollections;
@@ -67,17 +98,11 @@ export function accountState(world: World, account: AccountStore) {
   let room = STATE_RECORD_BYTES;
   for (const name of COLLECTION_NAMES) {
     const collection = account.collection(name);
-    const shown: unknown[] = [];
-    for (const record of collection.head(STATE_RECORDS_PER_COLLECTION)) {
-      const view = shownRecord(name, record);
-      const bytes = recordBytes(view);
-      // A record that does not fit ends its collection's head; smaller collections after it still show.
-      if (bytes > room) break;
-      room -= bytes;
-      shown.push(view);
-    }
-    (state as Record<CollectionName, unknown[]>)[name] = shown;
-    collections[name] = { count: collection.size, shown: shown.length, url: recordsPath(account.id, name) };
+    // A record that does not fit ends its collection's head; smaller collections after it still show.
+    const shown = shownWithin(name, collection.head(STATE_RECORDS_PER_COLLECTION), room);
+    room -= shown.bytes;
+    (state as Record<CollectionName, unknown[]>)[name] = shown.views;
+    collections[name] = { count: collection.size, shown: shown.views.length, url: recordsPath(account.id, name) };
   }
   return {
     account: accountView(world, account),

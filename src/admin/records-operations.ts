@@ -5,9 +5,8 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import type { JsonSchema } from '../operations/types.js';
-import { recordBytes } from '../store/record-meter.js';
 import { COLLECTION_NAMES, type CollectionName } from '../store/records.js';
-import { accountOr404, shownRecord, STATE_RECORD_BYTES } from './account-state.js';
+import { accountOr404, shownWithin, STATE_RECORD_BYTES } from './account-state.js';
 import { listSchema } from './answer-schemas.js';
 import { adminOperation } from './route-kit.js';
 
@@ -56,17 +55,10 @@ export const RECORDS_OPERATIONS = [
           message: `Invalid value for 'starting_after': no record '${starting_after}' in ${name}.`,
         });
       }
-      const data: ({ id: string } & Record<string, unknown>)[] = [];
-      let room = STATE_RECORD_BYTES;
-      for (const record of page.data) {
-        const shown = shownRecord(name, record) as unknown as { id: string } & Record<string, unknown>;
-        const bytes = recordBytes(shown);
-        // The first record always fits (a record is at most 1 MiB): a page never comes back empty while records remain.
-        if (data.length > 0 && bytes > room) return { object: 'list' as const, data, has_more: true };
-        room -= bytes;
-        data.push(shown);
-      }
-      return { object: 'list' as const, data, has_more: page.hasMore };
+      // The first record always shows: a page never comes back empty while records remain.
+      const shown = shownWithin(name, page.data, STATE_RECORD_BYTES, true);
+      const data = shown.views as unknown as ({ id: string } & Record<string, unknown>)[];
+      return { object: 'list' as const, data, has_more: shown.cut || page.hasMore };
     },
   }),
 ];

@@ -20,6 +20,7 @@ import { decodeSnapshot, SnapshotProblem } from '../snapshot/decode.js';
 import { loadSnapshot, SnapshotConflict, SnapshotOverBudget } from '../snapshot/load.js';
 import type { AccountSnapshot } from '../snapshot/shape.js';
 import { snapshotText, takeSnapshot } from '../snapshot/take.js';
+import { recordRefusal } from '../store/record-meter.js';
 import { accountOr404 } from './account-state.js';
 import type { AdminApiKey, AdminAccount } from './api-types.js';
 import { adminOperation, JsonText } from './route-kit.js';
@@ -104,13 +105,7 @@ export function createFromSnapshot(
     account = loadSnapshot(world, snapshot, loadedClock(body.clock, snapshot, world.clock.now()));
   } catch (error) {
     if (error instanceof SnapshotConflict) throw new ApiError('resource_exists', { param: error.path, message: error.message });
-    if (error instanceof SnapshotOverBudget) {
-      throw new ApiError('record_budget_exceeded', {
-        param: error.path,
-        errors: { [error.path]: [error.message] },
-        message: error.message,
-      });
-    }
+    if (error instanceof SnapshotOverBudget) throw recordRefusal('record_budget_exceeded', error.path, error.message);
     if (error instanceof SnapshotProblem) throw validationFailed({ [error.path]: [error.message] });
     throw error;
   }

@@ -33,7 +33,10 @@ export function authenticate(): SandboxMiddleware {
     if (key.revoked_at !== null) throw new ApiError('authentication_required', { message: MESSAGES.authRevoked });
     if (isKeyExpired(key, now)) throw new ApiError('authentication_required', { message: MESSAGES.authExpired });
     if (key.access === 'read_only' && !READ_METHODS.has(ctx.method)) throw new ApiError('forbidden', { message: MESSAGES.readOnlyKey });
-    key.last_used_at = isoTimestamp(now);
+    // Counted (O(1)): the first use grows the key from null to a timestamp, which the record budget
+    // counts; later ones put a timestamp of the same length in its place.
+    if (key.last_used_at === null) account.write('api_keys').update(key.id, (used) => (used.last_used_at = isoTimestamp(now)));
+    else key.last_used_at = isoTimestamp(now);
     ctx.state.apiKey = key;
     ctx.state.store = account;
     return next();

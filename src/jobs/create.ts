@@ -10,7 +10,8 @@ import type { IdSource } from '../random.js';
 import type { ApiKeyRecord, CrawlInput, JobRecord, JobType } from '../store/records.js';
 import { recordBytes } from '../store/record-meter.js';
 import type { AccountStore } from '../store/store.js';
-import { decideJobOutcome, type JobOutcomeRule } from './outcome.js';
+import { isTerminal } from './derive.js';
+import { decideJobOutcome, JOB_ERROR_CODE_MAX_LENGTH, JOB_ERROR_MAX_LENGTH, type JobOutcomeRule } from './outcome.js';
 import { trackNewJob } from './settle.js';
 import type { JobSettings } from './settings.js';
 import { buildTimeline } from './timeline.js';
@@ -40,10 +41,17 @@ export interface NewJob {
 }
 
 /**
- * What a job record weighs beside its input, at most: ids, timestamps, its timeline with an error
- * message and code (the longest a rule sets is under 200 bytes). Checked by a test.
+ * What a job record weighs beside its input and its error, at most: ids, timestamps, its timeline
+ * less the error message and code. Checked by a test.
  */
 export const JOB_MEMBERS_BYTES = 2048;
+
+/**
+ * What a failed job's error message and code weigh at most, once: each character escaped in JSON
+ * takes at most 6 bytes (`\u0001`), plus the quotes. A failed job holds them twice, in its timeline
+ * and, once ended, in `error` and `error_code`.
+ */
+export const JOB_ERROR_BYTES = JOB_ERROR_MAX_LENGTH * 6 + 2 + JOB_ERROR_CODE_MAX_LENGTH * 6 + 2;
 
 /**
  * What a job record grows by as it is settled, at most: `started_at` and `completed_at` (null to a
@@ -51,6 +59,25 @@ export const JOB_MEMBERS_BYTES = 2048;
  * of a few more digits; a failed job's error and code come on top. Checked by a test.
  */
 export const JOB_SETTLED_GROWTH_BYTES = 160;
+
+/**
+ * What a job with this input is admitted by, before anything is decided: whatever its outcome, its
+ * counted size (`jobCountedBytes`) is at most this. A crawl the budget refuses then asks no rule (a
+ * scenario's `times` stays), draws no id and makes nothing (docs/api.md "Record budget").
+ */
+export function jobAdmissionBytes(input: CrawlInput): number {
+  return recordBytes(input) + JOB_MEMBERS_BYTES + 2 * JOB_ERROR_BYTES;
+}
+
+/**
+ * What a job is counted as: what it will weigh once ended, since settling fills its timestamps and
+ * ids in place (without `Collection.update`), and a failed one shows its timeline's error and code
+ * in `error` and `error_code` too. A queued job and one loaded from a snapshot are counted alike.
+ */
+export function jobCountedBytes(job: JobRecord): number {
+  if (isTerminal(job.status)) return recordBytes(job);
+  return recordBytes(job) + JOB_SETTLED_GROWTH_BYTES + recordBytes(job.timeline.error) + recordBytes(job.timeline.error_code);
+}
 
 /** Creates a job of one request: what a handler's `jobs` is. */
 export type JobFactory = (store: AccountStore, apiKey: ApiKeyRecord, job: NewJob) => JobRecord;
@@ -70,9 +97,9 @@ export function createJob(
   job: NewJob,
   requestRule?: JobOutcomeRule,
 ): JobRecord {
-  // Before the id is drawn and the rules are asked (a scenario's `times` counts jobs): a refused
-  // job leaves nothing behind. Its input plus JOB_MEMBERS_BYTES is at least what its record is counted as.
-  store.admit(job.param ?? 'input', [recordBytes(job.input) + JOB_MEMBERS_BYTES]);
+  // Before the id is drawn and the rules are asked (a scenario's `times` counts jobs), at the most
+  // any outcome can make it weigh: a refused job leaves nothing behind, and an admitted one always fits.
+  store.admit(job.param ?? 'input', [jobAdmissionBytes(job.input)]);
   const now = sandbox.now();
   const id = sandbox.idsOf(store).next('job');
   const settings = sandbox.jobSettings[job.type];
@@ -115,10 +142,8 @@ export function createJob(
     credits_hold: job.creditsHold,
     units: job.units,
   };
-  // Counted as it will weigh once ended: settling fills its timestamps and ids in place.
-  // A failed job also shows its timeline's error and code then.
-  const settled = recordBytes(record) + JOB_SETTLED_GROWTH_BYTES + recordBytes(timeline.error) + recordBytes(timeline.error_code);
-  store.write('jobs').insert(record, job.param ?? 'input', settled);
+  // Admitted above at no less than this: counted, not asked again, now that the rules have counted it.
+  store.write('jobs').insert(record, null, jobCountedBytes(record));
   trackNewJob(store, record);
   return record;
 }

@@ -51,6 +51,12 @@ export const DEFAULT_FAILURE = {
   error: 'The crawl failed before it could finish. No credits were charged.',
 } as const;
 
+/** The longest error message a rule may give a failed job: what a job is admitted by counts on it (src/jobs/create.ts). */
+export const JOB_ERROR_MAX_LENGTH = 1000;
+
+/** The longest error code a rule may give a failed job. */
+export const JOB_ERROR_CODE_MAX_LENGTH = 64;
+
 /** Where a failed or cancelled job stops when its rule does not say. */
 export const DEFAULT_STOP_PROGRESS = 50;
 
@@ -74,6 +80,9 @@ function normalize(decision: JobOutcomeDecision): JobOutcome {
   const stop = decision.at_progress ?? DEFAULT_STOP_PROGRESS;
   if (!(Number.isInteger(stop) && stop >= 0 && stop < 100)) {
     throw new RangeError(`job outcome at_progress must be an integer from 0 to 99, got ${stop}`);
+  }
+  if ((decision.error?.length ?? 0) > JOB_ERROR_MAX_LENGTH || (decision.error_code?.length ?? 0) > JOB_ERROR_CODE_MAX_LENGTH) {
+    throw new RangeError(`job outcome error must be at most ${JOB_ERROR_MAX_LENGTH} characters, its code ${JOB_ERROR_CODE_MAX_LENGTH}`);
   }
   if (outcome === 'completed') return { outcome, error: null, error_code: null, at_progress: 100, slow_factor: slow };
   if (outcome === 'cancelled') return { outcome, error: null, error_code: null, at_progress: stop, slow_factor: slow };

@@ -27,7 +27,7 @@ import { seedRecordsOf, type AccountSeeder } from '../fixture/account-template.j
 import { FixtureError, type AccountTemplate, type LoadedFixture } from '../fixture/fixture-file.js';
 import type { PinnedRecords } from '../store/pinned-records.js';
 import type { AccountRecord, ApiKeyRecord, Plan } from '../store/records.js';
-import { pinnedPastBudget, SeededRecordsOverBudget } from '../store/record-meter.js';
+import { pinnedPastBudget, recordBytes, SeededRecordsOverBudget } from '../store/record-meter.js';
 import { AccountStore, Store, type SeedRecords } from '../store/store.js';
 import type { ClockBirth } from './account-clock.js';
 import { clockFromBirth, ownTimeDomain, takeBirth, Tenant, withKeys } from './tenant.js';
@@ -274,8 +274,18 @@ export class World {
      * weigh more than the record budget: for records the creator chose (pinned, a template, a fixture's accounts).
      */
     checkSeededBytes?: boolean;
+    /**
+     * The key the caller makes right after (`createFirstApiKey`): weighed now, with the seeded records
+     * when they are weighed, so that an account whose first key does not fit is refused
+     * (SeededRecordsOverBudget) before its id is drawn or anything is made, never left keyless.
+     */
+    firstKey?: NewApiKey;
   }): AccountStore {
     const template = input.template ?? this.fixture.template;
+    const keyBytes = input.firstKey ? recordBytes(keyRecord(draftId('key'), draftId('cc_test'), input.firstKey, this.clock)) : 0;
+    if (keyBytes > this.store.recordBudget) {
+      throw new SeededRecordsOverBudget(keyBytes, this.store.recordBudget, undefined, 'its first API key');
+    }
     const id = input.id ?? this.ids.next('acct');
     const tenant = new Tenant(input.clock ?? { mode: undefined, start: this.clock.now() });
     const ownClock = clockFromBirth(tenant.clockBirth, this.realTime);
@@ -296,20 +306,31 @@ export class World {
       input.populate === false
         ? undefined
         : seedRecordsOf({ seeders: this.seeders, template, now: clock.now(), seed: this.options.seed, pinned: input.pinned });
-    if (input.checkSeededBytes && seedRecords) this.checkSeededBytes(account, seedRecords, input.pinned, id);
-    const scoped = this.store.addAccount(account, seedRecords);
+    const seededBytes =
+      input.checkSeededBytes && seedRecords ? this.checkSeededBytes(account, seedRecords, input.pinned, id, keyBytes) : undefined;
+    const scoped = this.store.addAccount(account, seedRecords, seededBytes);
     tenant.birth = takeBirth(scoped, seedRecords);
     for (const module of this.modules) module.accountCreated?.(id);
     return scoped;
   }
 
-  /** Refuses an account born over its record budget; the tenant made for it is let go. */
-  private checkSeededBytes(account: AccountRecord, seedRecords: SeedRecords, pinned: PinnedRecords | undefined, id: string): void {
+  /**
+   * What the account's seeded records weigh; refuses an account born over its record budget with
+   * `keyBytes` of first key on top (the tenant made for it is let go).
+   */
+  private checkSeededBytes(
+    account: AccountRecord,
+    seedRecords: SeedRecords,
+    pinned: PinnedRecords | undefined,
+    id: string,
+    keyBytes: number,
+  ): number {
     const budget = this.store.recordBudget;
     const bytes = new AccountStore(account, seedRecords).seededBytes();
-    if (bytes <= budget) return;
+    if (bytes + keyBytes <= budget) return bytes;
     this.tenants.delete(id);
-    throw new SeededRecordsOverBudget(bytes, budget, pinnedPastBudget(pinned, budget));
+    const what = keyBytes > 0 ? 'its seeded records and its first API key' : undefined;
+    throw new SeededRecordsOverBudget(bytes + keyBytes, budget, pinnedPastBudget(pinned, budget), what);
   }
 
   /**
@@ -327,6 +348,12 @@ export class World {
     const token = this.idsOf(account).secret('cc_test_');
     const key = this.addApiKey(account, token, input, clock);
     return { key, token };
+  }
+
+  /** The key `createAccount` weighed as its `firstKey`: made without asking the budget again. */
+  createFirstApiKey(account: AccountStore, input: NewApiKey): { key: ApiKeyRecord; token: string } {
+    const token = this.ids.secret('cc_test_');
+    return { key: this.addApiKey(account, token, input), token };
   }
 
   private addApiKey(

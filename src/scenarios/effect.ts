@@ -4,7 +4,7 @@
  * against EFFECT_SHAPE and turns it into the parts the request plan combines.
  */
 import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog.js';
-import type { JobOutcomeDecision } from '../jobs/outcome.js';
+import { JOB_ERROR_CODE_MAX_LENGTH, JOB_ERROR_MAX_LENGTH, type JobOutcomeDecision } from '../jobs/outcome.js';
 import { DeprecationRuleError, parseDeprecation } from '../protocol/deprecation.js';
 import type { WebhookTwist } from '../webhooks/twists.js';
 import { FAULT_SHAPE, resolveFault, type FaultEffect } from './fault-effect.js';
@@ -45,8 +45,8 @@ export const EFFECT_SHAPE: Shape = {
       nonEmpty: true,
       fields: {
         outcome: { kind: 'enum', values: ['completed', 'failed', 'cancelled'] },
-        error: { kind: 'string', minLength: 1, maxLength: 1000 },
-        error_code: { kind: 'string', pattern: /^[a-z][a-z0-9_]{0,63}$/ },
+        error: { kind: 'string', minLength: 1, maxLength: JOB_ERROR_MAX_LENGTH },
+        error_code: { kind: 'string', pattern: new RegExp(`^[a-z][a-z0-9_]{0,${JOB_ERROR_CODE_MAX_LENGTH - 1}}$`) },
         at_progress: { kind: 'integer', min: 0, max: 99 },
         slow_factor: { kind: 'number', above: 0, max: 1000 },
       },

@@ -13,6 +13,7 @@
  * here could get the loaded account's id, or a new record one of its record ids (the loaded account's
  * own streams, src/sandbox/record-ids.ts, start where those that drew the snapshot did).
  */
+import { jobCountedBytes } from '../jobs/create.js';
 import { isTerminal } from '../jobs/derive.js';
 import { recordBytes } from '../store/record-meter.js';
 import type { CollectionName, CollectionRecords } from '../store/records.js';
@@ -86,11 +87,13 @@ function restoreOwn(world: World, account: AccountStore, snapshot: AccountSnapsh
   for (const name of RECORD_COLLECTIONS) {
     const records = snapshot.records[name];
     if (records.length === 0 || account.collection(name).size > 0) continue;
-    const collection = account.write(name) as unknown as { insert(record: AnyRecord): void };
-    for (const record of structuredClone(records) as AnyRecord[]) collection.insert(record);
+    // Counted, not asked: the load weighed them all first (`checkRecordBudget`), and a reset puts back what was born.
+    const collection = account.write(name) as unknown as { insert(record: AnyRecord, param: null): void };
+    for (const record of structuredClone(records) as AnyRecord[]) collection.insert(record, null);
   }
   const jobs = account.write('jobs');
-  for (const job of structuredClone(snapshot.jobs)) jobs.insert(job);
+  // An unfinished job is counted as it will weigh once ended, as when it was made.
+  for (const job of structuredClone(snapshot.jobs)) jobs.insert(job, null, jobCountedBytes(job));
   for (const endpoint of structuredClone(snapshot.webhook_endpoints)) {
     if (!world.webhooks.endpoint(endpoint.id)) world.webhooks.restoreEndpoint(endpoint);
   }
@@ -107,8 +110,8 @@ export class SnapshotOverBudget extends SnapshotProblem {}
  */
 function checkRecordBudget(budget: number, snapshot: AccountSnapshot): void {
   let bytes = 0;
-  const weigh = (record: unknown, path: string): void => {
-    bytes += recordBytes(record);
+  const weigh = (record: unknown, path: string, counted = recordBytes(record)): void => {
+    bytes += counted;
     if (bytes > budget) {
       throw new SnapshotOverBudget(
         path,
@@ -120,7 +123,7 @@ function checkRecordBudget(budget: number, snapshot: AccountSnapshot): void {
   snapshot.api_keys.forEach(({ token: _token, ...key }, index) => weigh(key, `snapshot.api_keys.${index}`));
   for (const name of RECORD_COLLECTIONS)
     snapshot.records[name].forEach((record, index) => weigh(record, `snapshot.records.${name}.${index}`));
-  snapshot.jobs.forEach((job, index) => weigh(job, `snapshot.jobs.${index}`));
+  snapshot.jobs.forEach((job, index) => weigh(job, `snapshot.jobs.${index}`, jobCountedBytes(job)));
 }
 
 /** The account, made from a checked snapshot (src/snapshot/decode.ts) on `clock`; SnapshotConflict when it collides. */

@@ -90,17 +90,14 @@ export class Collection<T extends Identified> {
   }
 
   /**
-   * Counts the records held now against `meter` and every later write (once, when an account takes
-   * the collection as its own). Never refused: these are the records the account was born with.
+   * Counts every later write against `meter` (once, when an account takes the collection as its own).
+   * The records held now are the account's seeded ones, which the meter counts from the account's
+   * birth: only what each weighs is kept, so a delete or a replace gives back what was counted.
    */
   attachMeter(meter: RecordMeter): void {
     if (this.meter) return;
     this.meter = meter;
-    for (const record of this.byOrder.values()) {
-      const size = recordBytes(record);
-      this.bytesById.set(record.id, size);
-      meter.add(size);
-    }
+    for (const record of this.byOrder.values()) this.bytesById.set(record.id, recordBytes(record));
   }
 
   /**
@@ -108,11 +105,12 @@ export class Collection<T extends Identified> {
    * account's record budget. `bytes`: what it is counted as, when more than it weighs now (a job
    * whose timestamps and ids fill in as it runs, changed in place without `update`).
    */
-  insert(record: T, param = 'body', bytes?: number): T {
+  insert(record: T, param: string | null = 'body', bytes?: number): T {
     if (this.keyById.has(record.id)) throw new Error(`duplicate id ${record.id}`);
     if (this.meter) {
       const size = Math.max(bytes ?? 0, recordBytes(record));
-      this.meter.check([size], param);
+      // `null`: counted, never refused (a record admitted before its id was drawn, or one the account is born with).
+      if (param !== null) this.meter.check([size], param);
       this.meter.add(size);
       this.bytesById.set(record.id, size);
     }

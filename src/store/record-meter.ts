@@ -3,8 +3,10 @@
  * weigh, counted as each is written, never by walking the account.
  *
  * A record weighs the UTF-8 bytes of its JSON (internal members included), measured when it is
- * inserted, replaced, changed through `Collection.update`, or when a seeded collection becomes the
- * account's own. Two bounds, both refused before anything changes (422, `validation_error`, the
+ * inserted, replaced or changed through `Collection.update`. The account's seeded records count from
+ * its birth: weighed once, from a scratch derivation, the first time the count is needed (a tenant
+ * that never writes never pays for it), so writing a seeded collection for the first time changes
+ * nothing and deleting a seeded record lowers the count. Two bounds, both refused before anything changes (422, `validation_error`, the
  * request member in `param` and `errors`; spec §7.1 has `errors` on every 422):
  * - one record weighs at most RECORD_LIMIT_BYTES (`record_too_large`): the 1 MiB a request body may
  *   carry (src/protocol/body-limit.ts), so what an answer or a webhook event of one record weighs is
@@ -25,21 +27,39 @@ export function recordBytes(record: unknown): number {
   return jsonBytes(record);
 }
 
-/** Refused before a write: `param` names the request member the record came from. */
-function refusal(code: 'record_too_large' | 'record_budget_exceeded', param: string, detail: string): ApiError {
+/**
+ * The one envelope of a record-bound refusal: 422, `param` naming the request member the records
+ * came from and `errors` holding `detail` under it (spec §7.1); `message` is `detail` unless given.
+ */
+export function recordRefusal(
+  code: 'record_too_large' | 'record_budget_exceeded',
+  param: string,
+  detail: string,
+  message: string = detail,
+): ApiError {
   const errors = emptyFieldErrors();
   errors[param] = [detail];
-  return new ApiError(code, { param, errors, message: detail });
+  return new ApiError(code, { param, errors, message });
 }
 
 /** The byte count of one account's records, against its budget. */
 export class RecordMeter {
+  /** What the writes since birth added or gave back; the seeded records come on top. */
   private used = 0;
+  private seeded: number | undefined;
 
-  constructor(readonly budget: number) {}
+  /** `weighSeeded`: what the account's seeded records weigh, asked at most once (`seeded` when already known). */
+  constructor(
+    readonly budget: number,
+    private readonly weighSeeded: () => number = () => 0,
+    seeded?: number,
+  ) {
+    this.seeded = seeded;
+  }
 
   get bytes(): number {
-    return this.used;
+    this.seeded ??= this.weighSeeded();
+    return this.used + this.seeded;
   }
 
   /**
@@ -50,7 +70,7 @@ export class RecordMeter {
     let added = 0;
     for (const size of sizes) {
       if (size > RECORD_LIMIT_BYTES) {
-        throw refusal(
+        throw recordRefusal(
           'record_too_large',
           param,
           `would make a record of ${size} bytes; a record is at most ${RECORD_LIMIT_BYTES} bytes of JSON`,
@@ -58,9 +78,9 @@ export class RecordMeter {
       }
       added += size;
     }
-    const after = this.used - freed + added;
+    const after = this.bytes - freed + added;
     if (added > freed && after > this.budget) {
-      throw refusal(
+      throw recordRefusal(
         'record_budget_exceeded',
         param,
         `would bring the account's records to ${after} bytes; its record budget is ${this.budget} bytes (--record-budget)`,
@@ -85,8 +105,10 @@ export class SeededRecordsOverBudget extends Error {
     readonly bytes: number,
     readonly budget: number,
     readonly pointer: string | undefined,
+    /** What weighs `bytes`: its seeded records, its first API key, or both. */
+    what = 'its seeded records',
   ) {
-    super(`its seeded records would weigh ${bytes} bytes; an account's record budget is ${budget} bytes (--record-budget)`);
+    super(`${what} would weigh ${bytes} bytes; an account's record budget is ${budget} bytes (--record-budget)`);
     this.name = 'SeededRecordsOverBudget';
   }
 }

@@ -48,7 +48,8 @@ export class AccountStore {
   /**
    * What the records the account owns weigh, against its record budget (src/store/record-meter.ts);
    * none for a scratch store that derives seeded records. A reset makes a new store, so the count
-   * starts again from the account's birth.
+   * starts again from the account's birth. Its seeded records count from birth, weighed the first
+   * time the count is needed (`seededBytes`, given when the creation weighed them already).
    */
   private readonly meter: RecordMeter | undefined;
 
@@ -56,11 +57,12 @@ export class AccountStore {
     readonly account: AccountRecord,
     private readonly seedRecords?: SeedRecords,
     recordBudget?: number,
+    seededBytes?: number,
   ) {
-    this.meter = recordBudget === undefined ? undefined : new RecordMeter(recordBudget);
+    this.meter = recordBudget === undefined ? undefined : new RecordMeter(recordBudget, () => this.seededBytes(), seededBytes);
   }
 
-  /** What the account's own records weigh, in bytes (its seeded ones count once it writes their collection). */
+  /** What the account's records weigh, in bytes: its seeded ones (from birth) and what it wrote since. */
   get recordBytes(): number {
     return this.meter?.bytes ?? 0;
   }
@@ -117,7 +119,7 @@ export class AccountStore {
     // derivation is the same records by construction.
     const made: Collections[K] =
       (this.seedRecords && !UNSEEDED.has(name) ? this.derive()[name] : undefined) ?? (new Collection() as Collections[K]);
-    // Its seeded records count from now on: the account holds them itself.
+    // Its seeded records were counted from birth; from now on each write to them is.
     if (this.meter) made.attachMeter(this.meter);
     this.owned[name] = made;
     return made;
@@ -128,8 +130,14 @@ export class AccountStore {
    * creation checks against the budget when its pinned records or template are the creator's own.
    */
   seededBytes(): number {
+    if (!this.seedRecords) return 0;
     let bytes = 0;
-    for (const collection of Object.values(this.derive())) for (const record of collection.values()) bytes += recordBytes(record);
+    // Only the kinds read from a derivation: a snapshot's seeder also fills kinds the account owns
+    // from its birth (src/snapshot/load.ts), which count as it writes them.
+    for (const [name, collection] of Object.entries(this.derive()) as [CollectionName, Collection<never>][]) {
+      if (UNSEEDED.has(name)) continue;
+      for (const record of collection.values()) bytes += recordBytes(record);
+    }
     return bytes;
   }
 
@@ -179,9 +187,10 @@ export class Store {
   private readonly keysByToken = new Map<string, KeyLocation>();
   private readonly tokenByKeyId = new Map<string, string>();
 
-  addAccount(account: AccountRecord, seedRecords?: SeedRecords): AccountStore {
+  /** `seededBytes`: what its seeded records weigh, when the creation weighed them already. */
+  addAccount(account: AccountRecord, seedRecords?: SeedRecords, seededBytes?: number): AccountStore {
     if (this.accounts.has(account.id)) throw new Error(`duplicate account id ${account.id}`);
-    const scoped = new AccountStore(account, seedRecords, this.recordBudget);
+    const scoped = new AccountStore(account, seedRecords, this.recordBudget, seededBytes);
     this.accounts.set(account.id, scoped);
     return scoped;
   }
@@ -250,7 +259,9 @@ export class Store {
   addApiKey(scoped: AccountStore, key: ApiKeyRecord, token: string): ApiKeyRecord {
     if (this.keysByToken.has(token)) throw new Error(`duplicate API key token for ${key.id}`);
     if (this.tokenByKeyId.has(key.id)) throw new Error(`duplicate API key id ${key.id}`);
-    scoped.write('api_keys').insert(key, 'name');
+    // Counted, not asked: a new key was admitted before its id was drawn (World.createApiKey), and
+    // the others are an account's birth keys, restored as they were.
+    scoped.write('api_keys').insert(key, null);
     if (!this.holds(scoped)) return key;
     this.keysByToken.set(token, { accountId: scoped.id, keyId: key.id });
     this.tokenByKeyId.set(key.id, token);

@@ -1,5 +1,6 @@
 /** Contract §3.1–§3.3: health, reset, accounts and keys, the clock, the admin token. */
 import { describe, expect, it } from 'vitest';
+import { recordBytes } from '../../src/store/record-meter.js';
 import { ACCOUNTS, bearer, client, expectError, FROZEN_AT, KEYS, makeApp } from '../support/harness.js';
 
 const CONTRACT_COLLECTIONS = [
@@ -46,8 +47,13 @@ describe('contract §3.1: health and reset', () => {
     expect((await client(app).get(`/__admin/accounts/${made.body.account.id}`)).status).toBe(404);
     expect((await client(app).get('/__admin/clock')).body).toEqual({ now: '2026-01-15T12:00:00.000Z', mode: 'frozen' });
     const afterReset = (await client(app).get(`/__admin/accounts/${ACCOUNTS.free}`)).body;
-    // last_used_at moved with the status call above; everything else is exactly as booted.
-    afterReset.state.api_keys.find((k: { id: string }) => k.id === 'key_free_default').last_used_at = null;
+    // last_used_at moved with the status call above, and the record budget counts what it added;
+    // everything else is exactly as booted.
+    const used = afterReset.state.api_keys.find((k: { id: string }) => k.id === 'key_free_default');
+    const usedBytes = recordBytes(used);
+    used.last_used_at = null;
+    expect(afterReset.record_bytes).toBe(boot.record_bytes + usedBytes - recordBytes(used));
+    afterReset.record_bytes = boot.record_bytes;
     expect(afterReset).toEqual(boot);
   });
 });

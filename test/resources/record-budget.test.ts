@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/protocol/body-limit.js';
-import { JOB_MEMBERS_BYTES, JOB_SETTLED_GROWTH_BYTES } from '../../src/jobs/create.js';
+import { jobAdmissionBytes, JOB_MEMBERS_BYTES, JOB_SETTLED_GROWTH_BYTES } from '../../src/jobs/create.js';
 import { RECORD_LIMIT_BYTES, recordBytes } from '../../src/store/record-meter.js';
 import { ACCOUNTS, bearer, client, expectError, KEYS, makeApp } from '../support/harness.js';
 import { PINNED, stateOf } from '../support/resources.js';
@@ -32,7 +32,7 @@ function bytesOf(app: MockApp, accountId: string): number {
   return app.sandbox.world.store.forAccount(accountId)!.recordBytes;
 }
 
-/** The reproduction's write: a PATCH adding metadata key `key` of `size` characters. */
+/** A PATCH of the pinned inbox adding metadata key `key` of `size` characters (spec §4.7 merges it in). */
 function patchKey(app: MockApp, key: string, size: number, token: string = KEYS.free, inbox = INBOX) {
   return client(app)
     .patch(inbox)
@@ -156,9 +156,10 @@ describe('an account holds at most recordBudget bytes of records', () => {
   });
 
   it('a crawl is weighed before its job is made: past the budget it is 422 naming url and no job exists', async () => {
-    const app = makeApp({ recordBudget: '64KiB' });
-    // Room for the event, not for the event and a job (its input plus JOB_MEMBERS_BYTES).
-    expect((await convert(app, [63_500])).status).toBe(200);
+    const app = makeApp({ recordBudget: '160KiB' });
+    // Room for a completed job, not for what a crawl is admitted by (the longest failure a rule can set).
+    const room = await leaveRoom(app, 4000);
+    expect(room).toBeLessThan(jobAdmissionBytes({ url: 'https://example.com/', max_pages: 1, max_depth: 1 }));
     const res = await client(app)
       .post('/v1/web/crawl')
       .set(bearer(KEYS.free))
@@ -167,7 +168,7 @@ describe('an account holds at most recordBudget bytes of records', () => {
     expect((await stateOf(app, ACCOUNTS.free)).jobs).toHaveLength(0);
   });
 
-  it('a job is counted as it will weigh once ended, and that is at most its input plus JOB_MEMBERS_BYTES (what a crawl is admitted by)', async () => {
+  it('a job is counted as it will weigh once ended, and a job that completes weighs at most its input plus JOB_MEMBERS_BYTES', async () => {
     const app = makeApp();
     const res = await client(app)
       .post('/v1/web/crawl')
@@ -195,16 +196,12 @@ describe('an account holds at most recordBudget bytes of records', () => {
     expect(bytesOf(app, ACCOUNTS.free)).toBe(born);
     expect((await convert(app, [500_000])).status).toBe(200);
 
-    const discounts = app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
-    const before = discounts.recordBytes;
+    const store = app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
+    const before = store.recordBytes;
+    const discount = store.collection('discounts').get(PINNED.free.discount)!;
     expect((await client(app).delete(`/v1/discounts/${PINNED.free.discount}`).set(bearer(KEYS.free))).status).toBe(200);
-    // The discounts became the account's own (counted), then one went (given back): less than both.
-    expect(discounts.recordBytes).toBeGreaterThan(before);
-    const owned = discounts
-      .collection('discounts')
-      .values()
-      .reduce((sum, d) => sum + recordBytes(d), 0);
-    expect(discounts.recordBytes).toBe(before + owned);
+    // The seeded discounts counted from the account's birth: the deleted one gives back what it weighed.
+    expect(store.recordBytes).toBe(before - recordBytes(discount));
   });
 
   it('GET /__admin/accounts/{id} stays bounded however many new 1 MB metadata keys are sent', async () => {
@@ -269,5 +266,130 @@ describe('accounts are born within the record budget', () => {
     expect((await client(target).get(`/__admin/accounts/${id}`)).status).toBe(404);
     // With room, it loads.
     expect((await client(makeApp()).post('/__admin/accounts').send({ snapshot })).status).toBe(201);
+  });
+});
+
+/** Fills the free account with conversion events until about `room` bytes are left of its budget; what is left. */
+async function leaveRoom(app: MockApp, room: number): Promise<number> {
+  const left = () => app.sandbox.world.store.forAccount(ACCOUNTS.free)!.recordBudget - bytesOf(app, ACCOUNTS.free);
+  // A conversion record weighs its `note` plus a few hundred bytes of its own members (their digits vary a little).
+  const before = bytesOf(app, ACCOUNTS.free);
+  expect((await convert(app, [1])).status).toBe(200);
+  const overhead = bytesOf(app, ACCOUNTS.free) - before - 1;
+  expect((await convert(app, [left() - room - overhead])).status).toBe(200);
+  expect(Math.abs(left() - room)).toBeLessThan(100);
+  return left();
+}
+
+describe('a refusal changes nothing, and the count is what the records weigh', () => {
+  it('a crawl refused by the budget leaves a job scenario its `times` and the id stream as it was, even with the longest error a rule can set', async () => {
+    const next = async (refusedFirst: boolean) => {
+      const app = makeApp({ recordBudget: '160KiB' });
+      await leaveRoom(app, 6000);
+      const activated = await client(app)
+        .post('/__admin/scenarios')
+        .send({ name: 'crawl-fails', account_id: ACCOUNTS.free, times: 2, params: { error: '\u0001'.repeat(1000) } });
+      expect(activated.status).toBe(201);
+      if (refusedFirst) {
+        const res = await client(app).post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/' });
+        expectRefused(res, 'record_budget_exceeded', 'url');
+      }
+      const active = (await client(app).get('/__admin/scenarios')).body.active as { id: string; remaining: number }[];
+      const key = await client(app).post('/v1/auth/keys').set(bearer(KEYS.free)).send({ name: 'ci' });
+      return { remaining: active.find((s) => s.id === activated.body.id)!.remaining, key: key.body.id as string };
+    };
+    const refused = await next(true);
+    expect(refused.remaining).toBe(2);
+    expect(refused).toEqual(await next(false));
+  });
+
+  it('a failed job with the longest error a rule can set, all control characters, weighs no more than a crawl is admitted by', async () => {
+    const app = makeApp();
+    expect(
+      (
+        await client(app)
+          .post('/__admin/scenarios')
+          .send({ name: 'crawl-fails', account_id: ACCOUNTS.free, times: 1, params: { error: '\u0001'.repeat(1000) } })
+      ).status,
+    ).toBe(201);
+    const before = bytesOf(app, ACCOUNTS.free);
+    const res = await client(app).post('/v1/web/crawl').set(bearer(KEYS.free)).send({ url: 'https://example.com/' });
+    expect(res.status).toBe(201);
+    const store = app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
+    const job = store.collection('jobs').get(res.body.id)!;
+    expect(bytesOf(app, ACCOUNTS.free) - before).toBeLessThanOrEqual(jobAdmissionBytes(job.input));
+    expect((await client(app).post('/__admin/clock/advance').send({ until: 'idle' })).status).toBe(200);
+    const ended = store.collection('jobs').get(res.body.id)!;
+    expect(ended.status).toBe('failed');
+    expect(recordBytes(ended)).toBeLessThanOrEqual(bytesOf(app, ACCOUNTS.free) - before);
+  });
+
+  it('a refused write to a seeded collection the account never wrote leaves record_bytes as it was, and a delete lowers it', async () => {
+    const app = makeApp({ recordBudget: '160KiB' });
+    await leaveRoom(app, 500);
+    const before = bytesOf(app, ACCOUNTS.free);
+    expectRefused(await patchKey(app, 'big', 1000), 'record_budget_exceeded', 'metadata');
+    expect(bytesOf(app, ACCOUNTS.free)).toBe(before);
+    const state = await client(app).get(`/__admin/accounts/${ACCOUNTS.free}`);
+    expect(state.body.record_bytes).toBe(before);
+    const discount = app.sandbox.world.store.forAccount(ACCOUNTS.free)!.collection('discounts').get(PINNED.free.discount)!;
+    expect((await client(app).delete(`/v1/discounts/${PINNED.free.discount}`).set(bearer(KEYS.free))).status).toBe(200);
+    expect(bytesOf(app, ACCOUNTS.free)).toBe(before - recordBytes(discount));
+  });
+
+  it('POST /__admin/accounts whose first key does not fit the budget is 422 and leaves no account behind', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'record-budget-'));
+    const file = path.join(dir, 'empty.json');
+    const fixture = JSON.parse(readFileSync(new URL('../../fixtures/default.json', import.meta.url), 'utf8')) as { accounts: unknown[] };
+    fixture.accounts = [];
+    writeFileSync(file, JSON.stringify(fixture));
+    try {
+      const app = makeApp({ fixtures: file, recordBudget: 100 });
+      const res = await client(app).post('/__admin/accounts').send({ name: 'x' });
+      expectRefused(res, 'record_budget_exceeded', 'fixture', false);
+      expect((await client(app).get('/__admin/accounts?limit=100')).body.data).toEqual([]);
+      // Nothing was drawn: the next account gets the id a first one gets.
+      const roomy = makeApp({ fixtures: file });
+      const first = await client(roomy).post('/__admin/accounts').send({ name: 'x' });
+      expect(first.status).toBe(201);
+      expect(app.sandbox.world.ids.next('acct')).toBe(first.body.account.id);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('contract §5.3: an account loaded from a snapshot counts its records as the account it was taken from did, unfinished jobs included', async () => {
+    const app = makeApp({ clock: '2026-01-15T12:00:00Z' });
+    const made = await client(app).post('/__admin/accounts').send({});
+    const id = made.body.account.id as string;
+    for (let i = 0; i < 3; i++) {
+      const res = await client(app)
+        .post('/v1/web/crawl')
+        .set(bearer(made.body.api_key.token))
+        .send({ url: `https://example.com/${i}` });
+      expect(res.status).toBe(201);
+    }
+    const counted = bytesOf(app, id);
+    const snapshot = (await client(app).get(`/__admin/accounts/${id}/snapshot`)).body;
+    expect((await client(app).delete(`/__admin/accounts/${id}`)).status).toBe(200);
+    expect((await client(app).post('/__admin/accounts').send({ snapshot, clock: 'frozen' })).status).toBe(201);
+    expect(bytesOf(app, id)).toBe(counted);
+  });
+
+  it('an API key counts what authentication, expiry and revocation write into it', async () => {
+    const app = makeApp();
+    const store = app.sandbox.world.store.forAccount(ACCOUNTS.free)!;
+    const made = await client(app).post('/v1/auth/keys').set(bearer(KEYS.free)).send({ name: 'ci' });
+    const weighKeys = () =>
+      store
+        .collection('api_keys')
+        .values()
+        .reduce((sum, key) => sum + recordBytes(key), 0);
+    const before = bytesOf(app, ACCOUNTS.free) - weighKeys();
+    expect((await client(app).get('/v1/auth/keys').set(bearer(made.body.token))).status).toBe(200);
+    expect(bytesOf(app, ACCOUNTS.free) - weighKeys()).toBe(before);
+    expect((await client(app).post(`/__admin/api_keys/${made.body.id}/expire`)).status).toBe(200);
+    expect((await client(app).post(`/__admin/api_keys/${made.body.id}/revoke`)).status).toBe(200);
+    expect(bytesOf(app, ACCOUNTS.free) - weighKeys()).toBe(before);
   });
 });
