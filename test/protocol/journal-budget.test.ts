@@ -17,7 +17,7 @@ const KIB = 1024;
 const MIB = 1024 * KIB;
 const INBOX = `/v1/email/inboxes/${PINNED.free.inbox}`;
 
-/** A PATCH body of about `bytes` bytes: the shape of the reproduction (one large metadata value). */
+/** A PATCH body of about `bytes` bytes: one large metadata value, the largest body a client grows a record with. */
 function largePatch(bytes: number, fill = 'x'): string {
   return JSON.stringify({ metadata: { note: fill.repeat(bytes) } });
 }

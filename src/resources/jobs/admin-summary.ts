@@ -1,8 +1,8 @@
 /**
  * A job as the admin account state lists it (README "Jobs in the admin state"): the Job's fields
  * with its result summarized, the path that reads the whole job, and the internal bookkeeping.
- * Its size does not depend on how many pages the job's result holds (an admin read of 10,000
- * inlined crawls once answered 151 MB), and building it renders nothing.
+ * Its size does not depend on how many pages the job's result holds (inlined, a crawl's pages
+ * would make an account's admin read grow with every page crawled), and building it renders nothing.
  */
 import { jobKind } from './kinds.js';
 import type { JobRecord } from '../../store/records.js';

@@ -20,7 +20,7 @@ const INBOX = `/v1/email/inboxes/${PINNED.free.inbox}`;
 
 type Api = ReturnType<typeof client>;
 
-/** The reproduction's write, scaled: a PATCH whose metadata holds `bytes` characters, under `key`. */
+/** A keyed write of a chosen size: a PATCH whose metadata holds `bytes` characters, under `key`. */
 function patch(api: Api, key: string, bytes: number, token: string = KEYS.free, inbox = INBOX, fill = 'x') {
   return api
     .patch(inbox)
