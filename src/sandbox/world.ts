@@ -352,7 +352,7 @@ export class World {
 
   /** The key `createAccount` weighed as its `firstKey`: made without asking the budget again. */
   createFirstApiKey(account: AccountStore, input: NewApiKey): { key: ApiKeyRecord; token: string } {
-    const token = this.ids.secret('cc_test_');
+    const token = this.idsOf(account).secret('cc_test_');
     return { key: this.addApiKey(account, token, input), token };
   }
 
