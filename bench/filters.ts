@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { createApp, type MockApp } from '../src/app.js';
 import type { ExperienceRecord, MessageRecord } from '../src/store/records.js';
 import { listenerOf } from './koa-listener.js';
-import { fmt, percentile } from './lib.js';
+import { fmt, percentile, BENCH_RECORD_BUDGET } from './lib.js';
 
 const PAID = { Authorization: 'Bearer cc_test_paid_default_key' };
 const ACCOUNT = 'acct_paid_default';
@@ -149,9 +149,15 @@ export async function filters(out: (line?: string) => void): Promise<number> {
   const naive: string[] = [];
   const fills: string[] = [];
   for (const n of SIZES) {
-    const lists = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off', journalSize: 0 });
+    const lists = createApp({ clock: '2026-01-01T00:00:00Z', recordBudget: BENCH_RECORD_BUDGET, rateLimit: 'off', journalSize: 0 });
     // Every one of the n entries kept, whatever they weigh: the cells compare sizes.
-    const journal = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off', journalSize: n, journalBudget: '16GiB' });
+    const journal = createApp({
+      clock: '2026-01-01T00:00:00Z',
+      recordBudget: BENCH_RECORD_BUDGET,
+      rateLimit: 'off',
+      journalSize: n,
+      journalBudget: '16GiB',
+    });
     const filling = performance.now();
     const filled: Filled = { inboxId: fillLists(lists, n), middleRequestId: benchRequestId(Math.floor(n / 2)) };
     fillJournal(journal, n);

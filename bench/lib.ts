@@ -165,3 +165,9 @@ export function median(values: number[]): number {
 export function fmt(n: number, digits = 0): string {
   return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
 }
+
+/**
+ * The record budget of the apps a section fills with records by hand (100,000s of experiences or
+ * jobs in one account): what is measured there is latency against size, not the budget's refusal.
+ */
+export const BENCH_RECORD_BUDGET = '16GiB';

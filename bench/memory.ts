@@ -8,6 +8,7 @@
  *   - the boot, reset and clear of that journal;
  *   - GET /v1/status with 20k scenario activations of another account active.
  */
+import { BENCH_RECORD_BUDGET } from './lib.js';
 import type { RequestListener } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app.js';
@@ -34,7 +35,7 @@ async function expectStatus(handler: RequestListener, request: Parameters<typeof
 }
 
 async function idempotencySoak() {
-  const app = createApp({ clock: CLOCK, rateLimit: 'off' });
+  const app = createApp({ clock: CLOCK, recordBudget: BENCH_RECORD_BUDGET, rateLimit: 'off' });
   const handler = listenerOf(app);
   const write = (i: number) =>
     expectStatus(
@@ -66,7 +67,13 @@ async function journalSoak() {
   const empty = heapMiB();
   let started = performance.now();
   // No byte budget: this measures what an entry costs, every one of them kept.
-  const app = createApp({ clock: CLOCK, rateLimit: 'off', journalSize: MAX_JOURNAL_SIZE, journalBudget: '16GiB' });
+  const app = createApp({
+    clock: CLOCK,
+    recordBudget: BENCH_RECORD_BUDGET,
+    rateLimit: 'off',
+    journalSize: MAX_JOURNAL_SIZE,
+    journalBudget: '16GiB',
+  });
   const bootMs = performance.now() - started;
   const handler = listenerOf(app);
   const booted = heapMiB();
@@ -103,7 +110,7 @@ async function statusMedianUs(handler: RequestListener): Promise<number> {
 }
 
 async function activationsProbe() {
-  const app = createApp({ clock: CLOCK, rateLimit: 'off' });
+  const app = createApp({ clock: CLOCK, recordBudget: BENCH_RECORD_BUDGET, rateLimit: 'off' });
   const handler = listenerOf(app);
   const none = await statusMedianUs(handler);
   for (let i = 0; i < 20_000; i++) app.sandbox.world.scenarios.activate({ name: 'server-error', account_id: 'acct_paid_default' });

@@ -38,7 +38,19 @@ import { filters } from './filters.js';
 import { findingsCost } from './findings.js';
 import { GOALS, neighbours } from './neighbours.js';
 import { listenerOf } from './koa-listener.js';
-import { cpuMs, fmt, load, median, percentile, pickDriver, rssMiB, startChild, type ChildServer, type LoadResult } from './lib.js';
+import {
+  cpuMs,
+  fmt,
+  load,
+  median,
+  percentile,
+  pickDriver,
+  rssMiB,
+  startChild,
+  type ChildServer,
+  type LoadResult,
+  BENCH_RECORD_BUDGET,
+} from './lib.js';
 
 // Rejects with execFile's error (exit code, signal, stderr); resolves with the output.
 const execFileAsync = promisify(execFile);
@@ -478,7 +490,7 @@ async function pages(): Promise<number> {
   out('|---|---|---|---|---|');
   const results: Record<number, number> = {};
   for (const n of [1_000, 100_000, 1_000_000]) {
-    const app = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off' });
+    const app = createApp({ clock: '2026-01-01T00:00:00Z', recordBudget: BENCH_RECORD_BUDGET, rateLimit: 'off' });
     const experiences = app.sandbox.world.store.forAccount('acct_paid_default')!.write('experiences');
     const template = experiences.values()[0];
     if (!template) throw new Error('the default fixture seeds no experiences');
@@ -528,7 +540,7 @@ async function jobs(): Promise<number> {
   out('|---|---|---|---|---|---|');
   const p50s: Record<number, number> = {};
   for (const n of [10, 10_000]) {
-    const app = createApp({ clock: '2026-01-01T00:00:00Z', rateLimit: 'off' });
+    const app = createApp({ clock: '2026-01-01T00:00:00Z', recordBudget: BENCH_RECORD_BUDGET, rateLimit: 'off' });
     app.sandbox.world.store.forAccount('acct_paid_default')!.account.credits.balance = 1e12;
     const server = await serve(app);
     const created = performance.now();

@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import Koa from 'koa';
 import { sendInMemory, type InMemoryRequest } from './in-memory-request.js';
 import { listenerOf } from './koa-listener.js';
-import { percentile } from './lib.js';
+import { percentile, BENCH_RECORD_BUDGET } from './lib.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
@@ -78,7 +78,7 @@ function bareKoaPost(): RequestListener {
 
 /** Rotated rounds of the four POSTs, so each is measured beside the others on the same machine state. */
 async function adminTimes() {
-  const app = createApp({ clock: CLOCK, rateLimit: 'off' });
+  const app = createApp({ clock: CLOCK, recordBudget: BENCH_RECORD_BUDGET, rateLimit: 'off' });
   const handler = listenerOf(app);
   const bare = bareKoaPost();
   const create = () => expect(handler, { method: 'POST', path: '/__admin/accounts', headers: JSON_HEADERS, body: '{"plan":"paid"}' }, 201);
@@ -128,7 +128,7 @@ const CACHE_WARM_UP = 64;
  * tenant between two collections, so the figure is the median of 21 one-tenant steps.
  */
 async function heapPerTenant(count: number, read = false): Promise<number> {
-  const app = createApp({ clock: CLOCK, rateLimit: 'off' });
+  const app = createApp({ clock: CLOCK, recordBudget: BENCH_RECORD_BUDGET, rateLimit: 'off' });
   const handler = listenerOf(app);
   const addTenant = async () => {
     await expect(handler, { method: 'POST', path: '/__admin/accounts', headers: JSON_HEADERS, body: '{}' }, 201);
@@ -156,7 +156,7 @@ async function heapPerTenant(count: number, read = false): Promise<number> {
 /** µs per `GET /v1/jobs/{id}` (rate limited at the spec's quotas), round-robin over `count` tenants with their own clocks. */
 async function jobReadUs(count: number): Promise<number> {
   // Quotas no run reaches, so every read goes through the limiter's counting and none is refused.
-  const app = createApp({ clock: CLOCK, rateLimit: 'free=100000000,paid=100000000' });
+  const app = createApp({ clock: CLOCK, recordBudget: BENCH_RECORD_BUDGET, rateLimit: 'free=100000000,paid=100000000' });
   const handler = listenerOf(app);
   const reads: InMemoryRequest[] = [];
   for (let i = 0; i < count; i++) {
