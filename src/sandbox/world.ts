@@ -182,7 +182,10 @@ export class World {
           credits: account.credits,
           populate: account.populate ?? true,
           pinned: account.pinned,
-          checkSeededBytes: true,
+          // Weighed lazily like every account's: deriving them all at boot cost createApp() ~4 ms
+          // a fixture account. What the fixture itself holds is weighed now, so a fixture whose
+          // pinned records alone pass the budget still stops the boot.
+          checkPinnedBytes: true,
         }),
       );
       for (const key of account.api_keys) {
@@ -274,6 +277,8 @@ export class World {
      * weigh more than the record budget: for records the creator chose (pinned, a template, a fixture's accounts).
      */
     checkSeededBytes?: boolean;
+    /** Refuse the account (SeededRecordsOverBudget) when its pinned records alone, as given, weigh more than the record budget. */
+    checkPinnedBytes?: boolean;
     /**
      * The key the caller makes right after (`createFirstApiKey`): weighed now, with the seeded records
      * when they are weighed, so that an account whose first key does not fit is refused
@@ -285,6 +290,10 @@ export class World {
     const keyBytes = input.firstKey ? recordBytes(keyRecord(draftId('key'), draftId('cc_test'), input.firstKey, this.clock)) : 0;
     if (keyBytes > this.store.recordBudget) {
       throw new SeededRecordsOverBudget(keyBytes, this.store.recordBudget, undefined, 'its first API key');
+    }
+    if (input.checkPinnedBytes) {
+      const past = pinnedPastBudget(input.pinned, this.store.recordBudget);
+      if (past !== undefined) throw new SeededRecordsOverBudget(recordBytes(input.pinned), this.store.recordBudget, past);
     }
     const id = input.id ?? this.ids.next('acct');
     const tenant = new Tenant(input.clock ?? { mode: undefined, start: this.clock.now() });
