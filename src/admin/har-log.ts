@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-dirs.js';
-import { headerPairs, JOURNAL_PAGE_BYTES, type JournalExchange } from '../protocol/request-journal.js';
+import { HAR_BYTES, headerPairs, type JournalExchange } from '../protocol/request-journal.js';
 
 export const HAR_CREATOR = 'creator-commerce-mock';
 /** The JSON the sandbox writes itself; an answer without a Content-Type is one of those or none. */
@@ -117,7 +117,7 @@ export interface HarLog {
  * The newest `limit` matching entries that fit in `maxBytes`, written oldest first (as HAR viewers
  * read a log). Each entry is serialized once, to be measured and sent as it is.
  */
-export function harLog(exchanges: Iterable<JournalExchange>, limit: number, version: string, maxBytes = JOURNAL_PAGE_BYTES): HarLog {
+export function harLog(exchanges: Iterable<JournalExchange>, limit: number, version: string, maxBytes = HAR_BYTES): HarLog {
   const parts: string[] = [];
   let used = LOG_ENVELOPE_BYTES;
   let omitted = false;

@@ -3,7 +3,7 @@ import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { bodiesArrived } from '../http/journal.js';
 import type { JsonSchema } from '../operations/types.js';
-import { JOURNAL_PAGE_BYTES, UnknownJournalCursor, type JournalFilter } from '../protocol/request-journal.js';
+import { HAR_BYTES, JOURNAL_PAGE_BYTES, UnknownJournalCursor, type JournalFilter } from '../protocol/request-journal.js';
 import type { HarDocument, HarQuery, JournalEntry, ListPage } from './api-types.js';
 import { deletedCountSchema, harSchema, journalEntrySchema, listSchema } from './answer-schemas.js';
 import { harLog, packageVersion } from './har-log.js';
@@ -85,7 +85,7 @@ export const JOURNAL_OPERATIONS = [
   adminOperation({
     route: 'GET /requests.har',
     summary: 'The journal as a HAR 1.2 log, oldest first',
-    description: `The newest \`limit\` matching entries (at most ${JOURNAL_PAGE_BYTES / 1024 / 1024} MiB), written oldest first, as \`application/json\`: opens in a browser's developer tools or any HAR viewer. Older entries left out are said in \`log.comment\` (contract §5.3).`,
+    description: `The newest \`limit\` matching entries (at most ${HAR_BYTES / 1024 / 1024} MiB), written oldest first, as \`application/json\`: opens in a browser's developer tools or any HAR viewer. Older entries left out are said in \`log.comment\` (contract §5.3).`,
     client: ['admin.requests.har()', 'tenant.har()'],
     query: harQuery,
     answer: { status: 200, description: 'A HAR 1.2 document (application/json).', schema: harSchema },

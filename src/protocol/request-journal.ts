@@ -55,8 +55,15 @@ export const DEFAULT_JOURNAL_BODY_LIMIT = 64 * 1024;
 export const MAX_JOURNAL_BODY_LIMIT = BODY_LIMIT_BYTES;
 /** Default of `journalBudget`: what every entry of the journal together may weigh. */
 export const DEFAULT_JOURNAL_BUDGET = 64 * 1024 * 1024;
-/** The UTF-8 bytes of one listing page at most, whatever its `limit`: it stops early with `has_more`. */
-export const JOURNAL_PAGE_BYTES = 8 * 1024 * 1024;
+/**
+ * The UTF-8 bytes of one listing page at most, whatever its `limit`: it stops early with `has_more`.
+ * A page is built in one turn of the event loop, and the dashboard polls it every second: 8 MiB of
+ * large bodies' heads took 150-580 ms a page (measured under a 1 MB flood), every tenant waiting;
+ * 2 MiB keeps a page near the ~50 ms a turn may take.
+ */
+export const JOURNAL_PAGE_BYTES = 2 * 1024 * 1024;
+/** The UTF-8 bytes of a HAR export at most: a download when a test failed, not a poll, so it keeps more. */
+export const HAR_BYTES = 8 * 1024 * 1024;
 /**
  * What an entry weighs besides its bodies, path and query: its place, its request id, its strings
  * and its places in the indexes (measured ~580 B with a 273 B answer, README "Request journal").
