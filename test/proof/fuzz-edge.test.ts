@@ -17,22 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/server.js';
 import { buildAdminRouter } from '../../src/admin/routes.js';
 import { OPERATIONS } from '../../src/resources/index.js';
+import { prng } from '../support/prng.js';
 
 const REQUESTS_PER_SERVER = 1200;
 const SEED = 0x5eed13;
 const ADMIN_TOKEN = 'fuzz-admin-token';
-
-/** mulberry32: a tiny seeded PRNG, so the run is the same on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Pick = <T>(items: readonly T[]) => T;
 

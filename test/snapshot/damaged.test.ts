@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bearer, client, makeApp } from '../support/harness.js';
+import { submitAForm } from './support.js';
 
 type Json = Record<string, any>;
 type Api = ReturnType<typeof client>;
@@ -16,17 +17,7 @@ async function realSnapshot(): Promise<Json> {
   const made = await api.post('/__admin/accounts').send({ clock: 'frozen' });
   const auth = bearer(made.body.api_key.token);
   const id = made.body.account.id as string;
-  const state = (await api.get(`/__admin/accounts/${id}`)).body.state;
-  const form = state.forms.find((f: Json) => f.fields.every((field: Json) => !field.required || field.field_type === 'email'));
-  const email = form.fields.find((field: Json) => field.field_type === 'email');
-  expect(
-    (
-      await api
-        .post('/v1/form_submissions')
-        .set(auth)
-        .send({ form_id: form.id, answers: { [email.id]: 'a@example.com' } })
-    ).status,
-  ).toBe(201);
+  await submitAForm(api, id, auth);
   expect((await api.post('/v1/web/crawl').set(auth).send({ url: 'https://example.com/' })).status).toBe(201);
   expect((await api.post('/__admin/webhook_endpoints').send({ account_id: id, url: 'http://127.0.0.1:9/hooks' })).status).toBe(201);
   const snapshot = (await api.get(`/__admin/accounts/${id}/snapshot`)).body as Json;

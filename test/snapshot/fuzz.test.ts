@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { SNAPSHOT_BYTES } from '../../src/admin/snapshot-operations.js';
 import { OPERATIONS } from '../../src/resources/index.js';
 import { fuzzRuns } from '../support/fuzz-runs.js';
+import { prng } from '../support/prng.js';
+import { submitAForm } from './support.js';
 import { bearer, client, makeApp } from '../support/harness.js';
 import { IdPool, OperationRequests, type GeneratedRequest } from '../support/requests.js';
 
@@ -21,35 +23,13 @@ type Api = ReturnType<typeof client>;
 const SEED = 0x5a9f05;
 const RUNS = fuzzRuns(80);
 
-/** mulberry32: a tiny seeded PRNG, so the run is the same on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A snapshot with some of everything: writes, a submission, a conversion, jobs, a second key, an endpoint. */
 async function richSnapshot(): Promise<Json> {
   const api = client(makeApp());
   const made = await api.post('/__admin/accounts').send({ clock: 'frozen', plan: 'paid' });
   const id = made.body.account.id as string;
   const auth = bearer(made.body.api_key.token);
-  const state = (await api.get(`/__admin/accounts/${id}`)).body.state;
-  const form = state.forms.find((f: Json) => f.fields.every((field: Json) => !field.required || field.field_type === 'email'));
-  const email = form.fields.find((field: Json) => field.field_type === 'email');
-  expect(
-    (
-      await api
-        .post('/v1/form_submissions')
-        .set(auth)
-        .send({ form_id: form.id, answers: { [email.id]: 'a@example.com' } })
-    ).status,
-  ).toBe(201);
+  const state = await submitAForm(api, id, auth);
   const destination = state.ad_destinations[0];
   const conversion = { event_name: 'Purchase', event_time: '2026-01-15T11:59:00Z', custom_data: { value: 9 } };
   const sent = await api
