@@ -8,11 +8,15 @@
  *   both      this tree with journal headers and coverage: WORLD_MODULES less `findings`.
  * Findings came after the base tree and listen to every request as coverage does: left in, their
  * cost would be counted as the headers' and coverage's (bench/findings.ts measures it on its own).
- * Rounds alternate between the apps so that a machine whose load changes affects each alike; the
- * median of the rounds is reported with the ratio to base. `npm run bench` runs it as its section
+ * The apps run back to back in short blocks (bench/paired.ts) so that a machine whose load changes
+ * affects each alike; throughput is requests per CPU-second, the ratios medians of the blocks'.
+ * `coverage` is `both` over `headers`: what coverage alone costs in this tree.
+ *   neither   this tree with neither: `headers` with its journal handed arrivals and outcomes
+ *             whose headers were swapped for an empty list (the other two go through the same
+ *             wrapper, which swaps nothing, so the wrapper's own cost is in all three). `npm run bench` runs it as its section
  * `report-cost` (bench/run.ts); `--json` prints the figures for it.
  *
- *   node --import tsx bench/report-cost.ts [--base <commit>] [--rounds 7] [--requests 20000] [--json]
+ *   node --import tsx bench/report-cost.ts [--base <commit>] [--blocks 300] [--json]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -24,19 +28,19 @@ import { Duplex } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { listenerOf } from './koa-listener.js';
+import { paired } from './paired.js';
 
+const NO_HEADERS: string[] = [];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
     // The tree before coverage and journal headers came (the refactored code they were ported onto).
     base: { type: 'string', default: '000f81b' },
     json: { type: 'boolean', default: false },
-    rounds: { type: 'string', default: '7' },
-    requests: { type: 'string', default: '20000' },
+    blocks: { type: 'string', default: '300' },
   },
 });
-const ROUNDS = Number(values.rounds);
-const REQUESTS = Number(values.requests);
+const BLOCKS = Number(values.blocks);
 
 class NullSocket extends Duplex {
   override _read(): void {}
@@ -89,24 +93,36 @@ async function appsOf(baseDir: string): Promise<Record<string, RequestListener>>
   // The same app less world modules (nothing else changes): coverage off for `headers`; findings,
   // which the base tree did not have, off for both.
   const without = (...names: string[]) => WORLD_MODULES.filter((module) => !names.includes(module.name));
-  const headersOnly = current.createAppWithOperations(options, OPERATIONS, without('coverage', 'findings'));
-  const headersAndCoverage = current.createAppWithOperations(options, OPERATIONS, without('findings'));
-  return { base: base.createApp(options).callback(), headers: listenerOf(headersOnly), both: listenerOf(headersAndCoverage) };
+  // Every app of this tree has its journal's arrivals and outcomes handed through the same wrapper;
+  // `neither`'s swaps their headers for an empty list (the same work in the others, changing nothing).
+  const withJournalHeaders = (app: ReturnType<typeof current.createAppWithOperations>, keep: boolean) => {
+    const journal = app.sandbox.world.journal;
+    const arrive = journal.arrive.bind(journal);
+    const finish = journal.finish.bind(journal);
+    const request = keep ? {} : { headers: NO_HEADERS };
+    const response = keep ? {} : { response_headers: NO_HEADERS };
+    journal.arrive = (arrival) => arrive(Object.assign(arrival, request));
+    journal.finish = (ticket, outcome) => finish(ticket, Object.assign(outcome, response));
+    return app;
+  };
+  const neither = withJournalHeaders(current.createAppWithOperations(options, OPERATIONS, without('coverage', 'findings')), false);
+  const headersOnly = withJournalHeaders(current.createAppWithOperations(options, OPERATIONS, without('coverage', 'findings')), true);
+  const headersAndCoverage = withJournalHeaders(current.createAppWithOperations(options, OPERATIONS, without('findings')), true);
+  return {
+    base: base.createApp(options).callback(),
+    neither: listenerOf(neither),
+    headers: listenerOf(headersOnly),
+    both: listenerOf(headersAndCoverage),
+  };
 }
 
-async function throughput(handler: RequestListener): Promise<number> {
-  const started = performance.now();
-  // 32 in flight at a time, as a client pool would keep them.
-  for (let sent = 0; sent < REQUESTS; sent += 32) {
-    const batch: Promise<number>[] = [];
-    for (let i = 0; i < 32; i += 1) batch.push(send(handler));
-    const statuses = await Promise.all(batch);
-    if (statuses.some((status) => status !== 200)) throw new Error(`unexpected statuses ${statuses.join(',')}`);
-  }
-  return REQUESTS / ((performance.now() - started) / 1000);
+/** One batch of 32 requests in flight at a time, as a client pool would keep them. */
+async function batch(handler: RequestListener): Promise<void> {
+  const sent: Promise<number>[] = [];
+  for (let i = 0; i < 32; i += 1) sent.push(send(handler));
+  const statuses = await Promise.all(sent);
+  if (statuses.some((status) => status !== 200)) throw new Error(`unexpected statuses ${statuses.join(',')}`);
 }
-
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 
 const baseDir = mkdtempSync(path.join(tmpdir(), 'ccm-base-'));
 try {
@@ -118,23 +134,25 @@ try {
   execFileSync('tar', ['-x', '-f', archive, '-C', baseDir]);
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(baseDir, 'node_modules'), 'dir');
   const apps = await appsOf(baseDir);
-  const results: Record<string, number[]> = { base: [], headers: [], both: [] };
-  // One warm-up round each, not counted: the JIT and the first compiles.
-  for (const handler of Object.values(apps)) await throughput(handler);
-  for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [name, handler] of Object.entries(apps)) results[name]!.push(await throughput(handler));
-  }
-  const baseline = median(results.base!);
+  const result = await paired(Object.fromEntries(Object.entries(apps).map(([name, handler]) => [name, () => batch(handler)])), {
+    blocks: BLOCKS,
+  });
+  // Requests per CPU-second of the process (32 per batch).
+  const medians = Object.fromEntries(Object.entries(result.variants).map(([name, v]) => [name, (32 * 1e6) / v.cpuUsPerRequest]));
+  const ratios = {
+    headers: result.ratio('headers', 'neither'),
+    both: result.ratio('both', 'neither'),
+    coverage: result.ratio('both', 'headers'),
+    'both/base': result.ratio('both', 'base'),
+  };
   if (values.json) {
-    const medians = Object.fromEntries(Object.entries(results).map(([name, list]) => [name, median(list)]));
-    console.log(JSON.stringify({ base: values.base, requests: REQUESTS, rounds: ROUNDS, medians }));
+    console.log(JSON.stringify({ base: values.base, blocks: BLOCKS, medians, ratios }));
     process.exit(0);
   }
-  console.log(`GET /v1/status in process, ${REQUESTS} requests x ${ROUNDS} rounds (median), base ${values.base}`);
-  for (const [name, list] of Object.entries(results)) {
-    const m = median(list);
-    console.log(`${name.padEnd(8)} ${Math.round(m).toString().padStart(7)} req/s  ${(m / baseline).toFixed(3)}x of base`);
-  }
+  console.log(`GET /v1/status in process, ${BLOCKS} blocks (bench/paired.ts), base ${values.base}`);
+  for (const [name, rate] of Object.entries(medians)) console.log(`${name.padEnd(8)} ${Math.round(rate).toString().padStart(7)} req/CPU-s`);
+  for (const [name, r] of Object.entries(ratios))
+    console.log(`${name.padEnd(8)} ${r.median.toFixed(3)}x (IQR ${r.low.toFixed(3)}–${r.high.toFixed(3)})`);
 } finally {
   rmSync(baseDir, { recursive: true, force: true });
 }
