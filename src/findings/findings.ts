@@ -36,12 +36,11 @@ export class Findings {
   }
 
   /**
-   * False when a request of this credential answered `status` cannot complete any finding: nothing is
-   * pending for the credential and the answer is a plain success. The caller then skips building
-   * the observation (the common case: one map lookup per request).
+   * Whether the rules hold a state for the request's credential: its key, or the caller's address
+   * when it sent none (read only then: most requests carry a key).
    */
-  mayRaise(apiKeyId: string | null, callerIp: string, status: number | null): boolean {
-    return status === null || status >= 300 || this.rules.watches(credentialOf(apiKeyId, callerIp));
+  watches(apiKeyId: string | null, caller: { readonly callerIp: string }): boolean {
+    return this.rules.watches(apiKeyId ?? credentialOf(null, caller.callerIp));
   }
 
   /** A webhook delivery ended (succeeded, or failed after its last retry). */

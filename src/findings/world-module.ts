@@ -65,10 +65,9 @@ function knownRules(settings: Readonly<Record<string, RuleSetting>>): Partial<Re
   return settings;
 }
 
-function observation(exchange: FindingsExchange, body: unknown): RequestObservation {
+function observation(exchange: FindingsExchange, body: unknown, answered: Instant): RequestObservation {
   const { retryAfter, deprecation, sunset } = exchange.headers;
   const arrived: Instant = { real: exchange.realStart, virtual: exchange.virtualStart };
-  const answered: Instant = { real: exchange.realEnd, virtual: exchange.virtualEnd };
   return {
     requestId: exchange.requestId,
     accountId: exchange.accountId,
@@ -137,12 +136,12 @@ export const findingsModule = {
     }
     const findings = new Findings({ bytesPerAccount: world.options.findingsBudget, switches });
     const judging = new Set<Promise<void>>();
-    const judge = (exchange: FindingsExchange, body: unknown) => {
+    const judge = (exchange: FindingsExchange, body: unknown, answered: Instant) => {
       // Reset or deleted while it ran, or while its body arrived: nothing of it is kept (contract §5.1).
       if (exchange.accountForgotten) return;
       // The journal entry was finished before this hook ran (its middleware sits inside), so the
       // findings are added to it by request id.
-      const ids = findings.requestFinished(observation(exchange, body));
+      const ids = findings.requestFinished(observation(exchange, body, answered));
       world.journal.noteFindings(exchange.requestId, ids);
     };
     const guarded = (run: () => void) => {
@@ -171,19 +170,25 @@ export const findingsModule = {
         switches.forget(accountId);
       },
       requestFinished(exchange) {
-        if (exchange.accountForgotten) return;
+        // Nothing pending for this credential and a plain success: no rule can fire. Checked first and
+        // cheapest first (most requests stop at the credential's one map lookup), before anything is
+        // read that only a judged request needs; `judge` checks a reset or deletion meanwhile.
+        const status = exchange.status;
         const plain =
+          status !== null &&
+          status < 300 &&
+          !findings.watches(exchange.apiKeyId, exchange) &&
           exchange.fault === null &&
           !exchange.closedEarly &&
           exchange.operationId !== 'getJob' &&
-          exchange.headers.deprecation === null &&
-          !findings.mayRaise(exchange.apiKeyId, exchange.callerIp, exchange.status);
-        // Nothing pending for this credential and a plain success: no rule can fire.
-        if (plain) return;
+          exchange.headers.deprecation === null;
+        if (plain || exchange.accountForgotten) return;
+        // The end is read now: judged later (its body still arriving), the request ended all the same.
+        const answered: Instant = { real: exchange.realEnd, virtual: exchange.virtualEnd };
         const late = exchange.lateBody;
-        if (late === null) return guarded(() => judge(exchange, exchange.body));
+        if (late === null) return guarded(() => judge(exchange, exchange.body, answered));
         // A body answered early still counts in "the same request" (contract §5): judged once it arrived.
-        const done = late().then((body) => guarded(() => judge(exchange, body)));
+        const done = late().then((body) => guarded(() => judge(exchange, body, answered)));
         judging.add(done);
         void done.finally(() => judging.delete(done));
       },
