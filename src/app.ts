@@ -135,10 +135,9 @@ export function createAppWithOperations(
     captureWorld(),
     // Outside the writer, so observers see what was written.
     observeResponses(app.responseObservers, API_PREFIX),
-    // Right outside the writer, so the world's modules learn whether the answer was written.
-    requestFinished(API_PREFIX),
-    // Writes the staged headers and the answer in one go (Koa's respond for routes that set ctx.body).
-    sendReply(app.heldConnections),
+    // Writes the staged headers and the answer in one go (Koa's respond for routes that set ctx.body);
+    // then tells the world's modules how the request finished, written or not.
+    sendReply(app.heldConnections, requestFinished(API_PREFIX)),
     requestId(),
     ...(resolved.log ? [requestLog(options.logWriter ? { write: options.logWriter } : {})] : []),
     // Outside the envelope, so it records the status actually sent, errors included.

@@ -41,10 +41,12 @@ export const coverageModule = {
     return {
       book,
       requestFinished(exchange) {
-        if (exchange.accountForgotten) return;
+        // No operation answered (an unknown path or method): not counted, nothing more to read.
+        const operationId = exchange.operationId;
+        if (operationId === null || exchange.accountForgotten) return;
         book.requestFinished({
           account_id: exchange.accountId,
-          operation_id: exchange.operationId,
+          operation_id: operationId,
           status: exchange.status,
           scenarios: exchange.scenarioNames,
           fault: exchange.fault,

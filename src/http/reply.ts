@@ -69,27 +69,50 @@ async function writeInPieces(res: ServerResponse, text: string): Promise<boolean
 }
 
 /** `held`: the app's connections held by `no-response` faults (src/http/faults.ts). */
-export function sendReply(held: HeldConnections = new HeldConnections()): SandboxMiddleware {
+/** When a watched request arrived, by the sandbox's real time and its shared clock. */
+export interface Arrival {
+  readonly realStart: number;
+  readonly sharedStart: number;
+}
+
+/**
+ * What the writer calls around each request so the world's modules learn how it
+ * finished (src/http/request-finished.ts): `arrived` before the rest of the stack runs (undefined for a request nobody watches:
+ * outside `prefix`, or no module listening), `finished` once the answer was written, lost or left.
+ * Called from the writer's own frame rather than a middleware of its own: one layer less of
+ * dispatch and promise on every request.
+ */
+export interface FinishWatcher {
+  arrived(ctx: SandboxContext): Arrival | undefined;
+  finished(ctx: SandboxContext, arrival: Arrival): void;
+}
+
+export function sendReply(held: HeldConnections = new HeldConnections(), watcher?: FinishWatcher): SandboxMiddleware {
   return async function sendReplyMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
     const headers = new HeaderList();
     ctx.state.headers = headers;
-    await next();
-    const answer = ctx.state.reply;
-    const fault = ctx.state.fault;
-    if (fault) {
-      // A transport fault: the answer (if the operation ran, it is remembered already) is lost here.
+    const arrival = watcher?.arrived(ctx);
+    try {
+      await next();
+      const answer = ctx.state.reply;
+      const fault = ctx.state.fault;
+      if (fault) {
+        // A transport fault: the answer (if the operation ran, it is remembered already) is lost here.
+        ctx.respond = false;
+        loseAnswer(ctx, fault, answer, headers, held);
+        return;
+      }
+      if (answer === undefined) {
+        // Answered the Koa way (ctx.body): Koa responds, with the staged headers.
+        for (let i = 0; i < headers.flat.length; i += 2) ctx.set(headers.flat[i]!, headers.flat[i + 1]!);
+        return;
+      }
       ctx.respond = false;
-      loseAnswer(ctx, fault, answer, headers, held);
-      return;
+      // A client that went away gets nothing; the answer still counts as given (journal, idempotency).
+      if (ctx.res.headersSent || !ctx.res.writable) return;
+      if (await write(ctx.res, ctx.method, answer, headers)) ctx.state.written = true;
+    } finally {
+      if (arrival !== undefined) watcher!.finished(ctx, arrival);
     }
-    if (answer === undefined) {
-      // Answered the Koa way (ctx.body): Koa responds, with the staged headers.
-      for (let i = 0; i < headers.flat.length; i += 2) ctx.set(headers.flat[i]!, headers.flat[i + 1]!);
-      return;
-    }
-    ctx.respond = false;
-    // A client that went away gets nothing; the answer still counts as given (journal, idempotency).
-    if (ctx.res.headersSent || !ctx.res.writable) return;
-    if (await write(ctx.res, ctx.method, answer, headers)) ctx.state.written = true;
   };
 }

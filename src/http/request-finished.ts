@@ -1,16 +1,16 @@
 /**
  * Feeds the world modules that watch traffic (`requestFinished`, src/sandbox/world-module.ts) with
- * what each finished /v1 request looked like. It sits right outside the writer, so it knows whether
+ * what each finished /v1 request looked like. The writer calls it once it is done, so it knows whether
  * the answer was written, lost to a fault or left unwritten because the client went away. With no
  * module listening (the world's list is empty) a request passes untouched and nothing is built.
  */
 import type { RequestExchange } from '../sandbox/world-module.js';
-import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
+import type { SandboxContext } from './context.js';
 import { answeredNothing } from './faults.js';
 import { clientIp } from './identify-caller.js';
 import { bodyLeftUnread, bodyReadLate } from './journal.js';
 import { isUnder } from './path-prefix.js';
-import { replyStatus } from './reply.js';
+import { replyStatus, type FinishWatcher } from './reply.js';
 
 /** The body as sent, when it was read and is JSON; null otherwise. */
 function sentBody(ctx: SandboxContext): unknown {
@@ -41,23 +41,33 @@ function lateBody(ctx: SandboxContext): (() => Promise<unknown>) | null {
 /**
  * One finished request as the listeners see it: a view over the request's context, each member
  * read when a listener asks for it (most requests are plain successes that no rule looks into, so
- * the body is never parsed and most members never read). Only the end times are taken when the
- * request finishes; whether the caller's account was reset or deleted is read when asked.
+ * the body is never parsed and most members never read, the clocks not even read again). Whether
+ * the caller's account was reset or deleted is read when asked.
  */
 class FinishedExchange implements RequestExchange {
-  readonly realEnd: number;
-  readonly virtualEnd: number;
+  private ended: { real: number; virtual: number } | undefined;
   private parsedBody: { value: unknown } | undefined;
 
   constructor(
     private readonly ctx: SandboxContext,
     readonly realStart: number,
     readonly virtualStart: number,
-  ) {
-    const { world } = ctx.state;
-    this.realEnd = world.realTime();
-    // The caller's clock: an own clock's arrival was read when the caller was identified.
-    this.virtualEnd = (ctx.state.time ?? world.sharedTime).clock.now();
+  ) {}
+
+  /** The end, read once when first asked (during the listeners' calls: the request has just finished). */
+  private get end(): { real: number; virtual: number } {
+    if (this.ended === undefined) {
+      const { world } = this.ctx.state;
+      // The caller's clock: an own clock's arrival was read when the caller was identified.
+      this.ended = { real: world.realTime(), virtual: (this.ctx.state.time ?? world.sharedTime).clock.now() };
+    }
+    return this.ended;
+  }
+  get realEnd(): number {
+    return this.end.real;
+  }
+  get virtualEnd(): number {
+    return this.end.virtual;
   }
 
   /** Read when asked, so a listener that judges the request later (its body arrived after the answer) sees a reset made meanwhile. */
@@ -157,21 +167,17 @@ class FinishedExchange implements RequestExchange {
   }
 }
 
-async function watch(ctx: SandboxContext, next: Next): Promise<void> {
-  const { world } = ctx.state;
-  const realStart = world.realTime();
-  const sharedStart = world.clock.now();
-  try {
-    await next();
-  } finally {
-    const exchange = new FinishedExchange(ctx, realStart, ctx.state.arrivedAt ?? sharedStart);
-    for (const listen of world.requestListeners) listen(exchange);
-  }
-}
-
-export function requestFinished(prefix: string): SandboxMiddleware {
-  return function requestFinishedMiddleware(ctx, next) {
-    if (ctx.state.world.requestListeners.length === 0 || !isUnder(ctx.path, prefix)) return next();
-    return watch(ctx, next);
+export function requestFinished(prefix: string): FinishWatcher {
+  return {
+    arrived(ctx) {
+      const { world } = ctx.state;
+      if (world.requestListeners.length === 0 || !isUnder(ctx.path, prefix)) return undefined;
+      return { realStart: world.realTime(), sharedStart: world.clock.now() };
+    },
+    finished(ctx, { realStart, sharedStart }) {
+      const exchange = new FinishedExchange(ctx, realStart, ctx.state.arrivedAt ?? sharedStart);
+      const listeners = ctx.state.world.requestListeners;
+      for (let i = 0; i < listeners.length; i += 1) listeners[i]!(exchange);
+    },
   };
 }

@@ -100,10 +100,14 @@ export interface RequestExchange {
   readonly scenarioNames: readonly string[];
   /** The caller's account was reset or deleted while the request ran (contract §4.1): a module keeps nothing of it. */
   readonly accountForgotten: boolean;
-  /** Real ms (epoch) when the request arrived and when it finished. */
+  /**
+   * Real ms (epoch) when the request arrived and when it finished. The end is read from the clock
+   * the first time a listener asks (most never do): a listener that looks at the exchange later
+   * reads it during its `requestFinished` call and keeps the number.
+   */
   readonly realStart: number;
   readonly realEnd: number;
-  /** Virtual ms on the caller's clock (its account's own, or the sandbox's) at arrival and at the end. */
+  /** Virtual ms on the caller's clock (its account's own, or the sandbox's) at arrival and at the end (the end read as `realEnd` is). */
   readonly virtualStart: number;
   readonly virtualEnd: number;
 }

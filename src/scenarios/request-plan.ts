@@ -11,6 +11,8 @@ import type { Activation } from './activation.js';
 import type { ErrorEffect, ResolvedEffect, ResolvedRule } from './effect.js';
 import type { FaultEffect } from './fault-effect.js';
 
+const NONE: readonly string[] = Object.freeze([]);
+
 /** What the scenarios do to one request before it reaches the operation. */
 export interface RequestPlan {
   delayMs?: number;
@@ -106,13 +108,14 @@ export class RequestScenarios {
   }
 
   /** Ids of the activations that acted, in order; a requested one is `prefer:<name>`. */
-  scenarioIds(): string[] {
-    return this.applied.map((activation) => activation.id);
+  scenarioIds(): readonly string[] {
+    // Most requests meet no scenario: the shared empty list, no array each.
+    return this.applied.length === 0 ? NONE : this.applied.map((activation) => activation.id);
   }
 
   /** Names of the scenarios that acted, in order (coverage counts by name, contract §5.2). */
-  scenarioNames(): string[] {
-    return this.applied.map((activation) => activation.definition.name);
+  scenarioNames(): readonly string[] {
+    return this.applied.length === 0 ? NONE : this.applied.map((activation) => activation.definition.name);
   }
 
   /** The `Preference-Applied` value when the requested scenario acted (RFC 7240 §3). */
