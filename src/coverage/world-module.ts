@@ -44,13 +44,7 @@ export const coverageModule = {
         // No operation answered (an unknown path or method): not counted, nothing more to read.
         const operationId = exchange.operationId;
         if (operationId === null || exchange.accountForgotten) return;
-        book.requestFinished({
-          account_id: exchange.accountId,
-          operation_id: operationId,
-          status: exchange.status,
-          scenarios: exchange.scenarioNames,
-          fault: exchange.fault,
-        });
+        book.count(exchange.accountId, operationId, exchange.status, exchange.fault, exchange.scenarioNames);
       },
       deliveryEnded(delivery) {
         book.deliveryEnded({

@@ -69,29 +69,22 @@ async function writeInPieces(res: ServerResponse, text: string): Promise<boolean
 }
 
 /** `held`: the app's connections held by `no-response` faults (src/http/faults.ts). */
-/** When a watched request arrived, by the sandbox's real time and its shared clock. */
-export interface Arrival {
-  readonly realStart: number;
-  readonly sharedStart: number;
-}
-
 /**
- * What the writer calls around each request so the world's modules learn how it
- * finished (src/http/request-finished.ts): `arrived` before the rest of the stack runs (undefined for a request nobody watches:
- * outside `prefix`, or no module listening), `finished` once the answer was written, lost or left.
- * Called from the writer's own frame rather than a middleware of its own: one layer less of
- * dispatch and promise on every request.
+ * What the writer calls around each request so the world's modules learn how it finished
+ * (src/http/request-finished.ts): `arrived` before the rest of the stack runs gives a watch
+ * (undefined for a request nobody watches: outside the prefix, or no module listening), whose
+ * `finished` is called once the answer was written, lost or left. Called from the writer's own
+ * frame rather than a middleware of its own: one layer less of dispatch and promise per request.
  */
 export interface FinishWatcher {
-  arrived(ctx: SandboxContext): Arrival | undefined;
-  finished(ctx: SandboxContext, arrival: Arrival): void;
+  arrived(ctx: SandboxContext): { finished(): void } | undefined;
 }
 
 export function sendReply(held: HeldConnections = new HeldConnections(), watcher?: FinishWatcher): SandboxMiddleware {
   return async function sendReplyMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
     const headers = new HeaderList();
     ctx.state.headers = headers;
-    const arrival = watcher?.arrived(ctx);
+    const watch = watcher?.arrived(ctx);
     try {
       await next();
       const answer = ctx.state.reply;
@@ -112,7 +105,7 @@ export function sendReply(held: HeldConnections = new HeldConnections(), watcher
       if (ctx.res.headersSent || !ctx.res.writable) return;
       if (await write(ctx.res, ctx.method, answer, headers)) ctx.state.written = true;
     } finally {
-      if (arrival !== undefined) watcher!.finished(ctx, arrival);
+      watch?.finished();
     }
   };
 }

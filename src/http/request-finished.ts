@@ -39,7 +39,8 @@ function lateBody(ctx: SandboxContext): (() => Promise<unknown>) | null {
 }
 
 /**
- * One finished request as the listeners see it: a view over the request's context, each member
+ * One request as the listeners see it once it finished, made when it arrives (the one object a
+ * watched request costs): a view over the request's context, each member
  * read when a listener asks for it (most requests are plain successes that no rule looks into, so
  * the body is never parsed and most members never read, the clocks not even read again). Whether
  * the caller's account was reset or deleted is read when asked.
@@ -51,8 +52,20 @@ class FinishedExchange implements RequestExchange {
   constructor(
     private readonly ctx: SandboxContext,
     readonly realStart: number,
-    readonly virtualStart: number,
+    /** The sandbox clock at arrival: the caller's clock unless its account has its own. */
+    private readonly sharedStart: number,
   ) {}
+
+  /** Made when the request arrives; tells every listener once the writer is done with it. */
+  finished(): void {
+    const listeners = this.ctx.state.world.requestListeners;
+    for (let i = 0; i < listeners.length; i += 1) listeners[i]!(this);
+  }
+
+  /** An own clock's arrival was read when the caller was identified (after this was made). */
+  get virtualStart(): number {
+    return this.ctx.state.arrivedAt ?? this.sharedStart;
+  }
 
   /** The end, read once when first asked (during the listeners' calls: the request has just finished). */
   private get end(): { real: number; virtual: number } {
@@ -172,12 +185,7 @@ export function requestFinished(prefix: string): FinishWatcher {
     arrived(ctx) {
       const { world } = ctx.state;
       if (world.requestListeners.length === 0 || !isUnder(ctx.path, prefix)) return undefined;
-      return { realStart: world.realTime(), sharedStart: world.clock.now() };
-    },
-    finished(ctx, { realStart, sharedStart }) {
-      const exchange = new FinishedExchange(ctx, realStart, ctx.state.arrivedAt ?? sharedStart);
-      const listeners = ctx.state.world.requestListeners;
-      for (let i = 0; i < listeners.length; i += 1) listeners[i]!(exchange);
+      return new FinishedExchange(ctx, world.realTime(), world.clock.now());
     },
   };
 }
