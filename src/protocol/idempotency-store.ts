@@ -119,12 +119,25 @@ class Queue {
   oldest(): Entry | undefined {
     while (this.head < this.items.length) {
       const entry = this.items[this.head]!;
-      if (this.live(entry)) return entry;
+      if (this.live(entry)) {
+        // The items before `head` are passed for good: once they are most of the array, let them go
+        // (else a queue that is both pushed and shed keeps every entry it ever held).
+        if (this.head > 1024 && this.head * 2 > this.items.length) {
+          this.items = this.items.slice(this.head);
+          this.head = 0;
+        }
+        return entry;
+      }
       this.head += 1;
     }
     this.items = [];
     this.head = 0;
     return undefined;
+  }
+
+  /** Entries the queue still references, live or not (tests: what it holds stays bounded). */
+  get held(): number {
+    return this.items.length;
   }
 }
 
@@ -197,6 +210,17 @@ export class IdempotencyStore {
   /** What every account's entries weigh together, in bytes. */
   get bytes(): number {
     return this.sandbox.bytes;
+  }
+
+  /**
+   * Entries the byte accounting's queues still reference, every account's and the sandbox's,
+   * forgotten ones included until they are compacted away: O(accounts), for tests that hold the
+   * store's memory bounded.
+   */
+  get queued(): number {
+    let held = this.sandbox.answers.held + this.sandbox.tombstones.held;
+    for (const account of this.accounts.values()) held += account.answers.held + account.tombstones.held;
+    return held;
   }
 
   /** What one account's entries weigh, in bytes. */

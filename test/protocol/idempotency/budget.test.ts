@@ -220,3 +220,16 @@ describe('contract §1: the idempotency budgets are settings', () => {
     expect([store.budget, store.totalBudget]).toEqual([8 * MIB, 64 * MIB]);
   });
 });
+
+describe('spec §8: what the store holds stays bounded when keys keep coming', () => {
+  it('spec §8: 40,000 keys through a full key cap and a shedding budget leave the queues holding a bounded number of entries', () => {
+    // A small key cap and a budget that sheds answers: keys are forgotten over the cap while the
+    // oldest answers are shed from the front of the same queues, the pattern of a long soak.
+    const store = new IdempotencyStore({ keysPerAccount: 1_000, budget: 256 * KIB });
+    for (let i = 0; i < 40_000; i++) remember(store, 'acct_soak', `soak-${i}`, 300);
+    expect(store.size).toBeLessThanOrEqual(1_000);
+    // Each queue keeps at most a constant factor of its live entries (plus a fixed slack): not one
+    // entry per key ever seen.
+    expect(store.queued).toBeLessThan(4 * (2 * 1_000 + 1_024));
+  });
+});
