@@ -42,6 +42,15 @@ export class Prng {
   int(minInclusive: number, maxInclusive: number): number {
     return minInclusive + Math.floor(this.next() * (maxInclusive - minInclusive + 1));
   }
+
+  /** Where the stream is now: `rewind(state)` makes it draw again from here. */
+  state(): readonly [number, number, number, number] {
+    return [this.a, this.b, this.c, this.d];
+  }
+
+  rewind(state: readonly [number, number, number, number]): void {
+    [this.a, this.b, this.c, this.d] = state;
+  }
 }
 
 /** cyrb128: turns any string into four well-mixed 32-bit words. */
@@ -137,6 +146,16 @@ export class IdGenerator implements IdSource {
 
   private skips(value: string): boolean {
     return this.reserved?.has(value) === true || this.taken?.(value) === true;
+  }
+
+  /**
+   * Draws `prefix`'s next id for a creation that may still be refused: `undo()` puts the stream back
+   * where it was, so a refused creation leaves no trace and the next draw is the one it would have
+   * been without it (same seed + same requests = same bytes).
+   */
+  tentative(prefix: string): { id: string; undo: () => void } {
+    const before = this.prng.state();
+    return { id: this.next(prefix), undo: () => this.prng.rewind(before) };
   }
 
   /** Never makes these (ids or secrets) from now on. */
