@@ -167,9 +167,10 @@ export class IdGenerator implements IdSource {
 
 /**
  * How many deleted account ids `Incarnations` remembers, per family of streams (the record streams,
- * src/sandbox/record-ids.ts, and the webhook streams, src/webhooks/id-streams.ts): about 250 bytes
- * each (measured: 120-160 per id of 29-69 characters in a Map), so at most ~5 MB per family however
- * many accounts a client creates and deletes (docs/parallel-tenants.md).
+ * src/sandbox/record-ids.ts, and the webhook streams, src/webhooks/id-streams.ts): a Map entry and
+ * its id, at most about 250 bytes (measured 120-160 for ids of 29-69 characters, the longest an
+ * account id may be), so at most ~5 MB per family however many accounts a client creates and
+ * deletes (docs/parallel-tenants.md).
  */
 export const LIVES_REMEMBERED = 20_000;
 

@@ -90,7 +90,9 @@ export class TicketList {
   /**
    * The ticket whose key is `key`, where keys ascend with tickets (binary search); undefined when
    * none has it. `keyOf` is asked of kept tickets only: a tombstone the search lands on stands for
-   * the first ticket after it in its range (its entry is gone, its key unknown).
+   * the first ticket after it in its range (its entry is gone, its key unknown), so a lookup walks
+   * the runs of tombstones it lands on: O(log n) plus those runs, which compaction keeps to at most
+   * as many places as there are tickets (a page's cursor, looked up once per page).
    */
   findByAscendingKey(key: string, keyOf: (ticket: number) => string): number | undefined {
     let low = this.start;
