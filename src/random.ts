@@ -42,6 +42,15 @@ export class Prng {
   int(minInclusive: number, maxInclusive: number): number {
     return minInclusive + Math.floor(this.next() * (maxInclusive - minInclusive + 1));
   }
+
+  /** Where the stream is now: `rewind(state)` makes it draw again from here. */
+  state(): readonly [number, number, number, number] {
+    return [this.a, this.b, this.c, this.d];
+  }
+
+  rewind(state: readonly [number, number, number, number]): void {
+    [this.a, this.b, this.c, this.d] = state;
+  }
 }
 
 /** cyrb128: turns any string into four well-mixed 32-bit words. */
@@ -139,6 +148,16 @@ export class IdGenerator implements IdSource {
     return this.reserved?.has(value) === true || this.taken?.(value) === true;
   }
 
+  /**
+   * Draws `prefix`'s next id for a creation that may still be refused: `undo()` puts the stream back
+   * where it was, so a refused creation leaves no trace and the next draw is the one it would have
+   * been without it (same seed + same requests = same bytes).
+   */
+  tentative(prefix: string): { id: string; undo: () => void } {
+    const before = this.prng.state();
+    return { id: this.next(prefix), undo: () => this.prng.rewind(before) };
+  }
+
   /** Never makes these (ids or secrets) from now on. */
   reserve(values: Iterable<string>): void {
     this.reserved ??= new Set();
@@ -147,29 +166,55 @@ export class IdGenerator implements IdSource {
 }
 
 /**
+ * How many deleted account ids `Incarnations` remembers, per family of streams (the record streams,
+ * src/sandbox/record-ids.ts, and the webhook streams, src/webhooks/id-streams.ts): a Map entry and
+ * its id, at most about 250 bytes (measured 120-160 for ids of 29-69 characters, the longest an
+ * account id may be), so at most ~5 MB per family however many accounts a client creates and
+ * deletes (docs/parallel-tenants.md).
+ */
+export const LIVES_REMEMBERED = 20_000;
+
+/**
  * How many earlier lives each id has had: an account deleted, then made again with its id (a
  * snapshot reloaded, contract §5.3), starts streams seeded apart from its earlier life's, so no id
- * that life gave (an event id a receiver de-duplicates on) comes again while the sandbox lives.
- * Per id, never sandbox-wide: another tenant's deletions never move this one's ids, and the same
- * requests of a tenant (its deletions and re-creations included) give the same ids.
+ * that life gave (an event id a receiver de-duplicates on, a token) comes again. Per id, never
+ * sandbox-wide: another tenant's deletions never move this one's ids, and the same requests of a
+ * tenant (its deletions and re-creations included) give the same ids.
  *
- * Kept only for ids whose life drew from a stream (the caller says `ended` only then), in a Map
- * (user-keyed): about 250 bytes for each such deleted id (measured: 238 per id of 29 characters),
- * for the life of the world. Use it for any per-account stream: `incarnationSeed(base,
- * lives.of(accountId))` when the stream is made, `lives.ended(accountId)` when the account is
- * deleted with streams.
+ * Kept only for ids whose life drew from a stream (the caller says `ended` only then), and only for
+ * the `limit` ids whose life ended last: past it, the id that ended longest ago is forgotten, and an
+ * account made again with it draws its first life's ids again. Why not something that survives
+ * eviction: with bounded memory, an id forgotten cannot be told from one never seen, so either a
+ * forgotten id may come back as a first life, or a fresh id's ids would depend on other tenants'
+ * deletions (a sandbox-wide generation, or a hashed counter shared by colliding ids); per-tenant
+ * determinism is the rule every tenant relies on, so the first cost is the one paid, only by an id
+ * re-created after `limit` other deleted ids ended after it. Use it for any per-account stream:
+ * `incarnationSeed(base, lives.of(accountId))` when the stream is made, `lives.ended(accountId)`
+ * when the account is deleted with streams.
  */
 export class Incarnations {
+  /** In the order lives ended (a Map keeps insertion order): the first key is the one to forget. */
   private readonly counts = new Map<string, number>();
 
-  /** Lives `id` has had before this one (0 for its first). */
+  constructor(private readonly limit: number = LIVES_REMEMBERED) {}
+
+  /** Lives `id` has had before this one (0 for its first, or once forgotten). */
   of(id: string): number {
     return this.counts.get(id) ?? 0;
   }
 
   /** The current life of `id` ended having drawn ids: its next one is seeded apart. */
   ended(id: string): void {
-    this.counts.set(id, this.of(id) + 1);
+    const lives = this.of(id) + 1;
+    // Moved to the end: an id re-created in a loop is the last one forgotten.
+    this.counts.delete(id);
+    this.counts.set(id, lives);
+    if (this.counts.size > this.limit) {
+      for (const oldest of this.counts.keys()) {
+        this.counts.delete(oldest);
+        break;
+      }
+    }
   }
 
   /** Ids remembered (tests and diagnostics). */

@@ -23,7 +23,7 @@ import {
 } from './answer-schemas.js';
 import { findingsSettingsSchema, ruleChanges, setAccountRules } from './findings-operations.js';
 import { adminOperation } from './route-kit.js';
-import { createFromSnapshot } from './snapshot-operations.js';
+import { accountSnapshotSchema, createFromSnapshot } from './snapshot-operations.js';
 import { listAccounts, ACCOUNT_LIST_QUERY } from './account-list.js';
 
 type CreatedAccount = { account: AdminAccount; api_key: AdminApiKey & { token: string } };
@@ -50,6 +50,14 @@ const createAccountSchema: JsonSchema = {
     },
     // Which findings rules judge the account (docs/findings.md "Silencing a rule"); a snapshot does not carry them.
     findings: findingsSettingsSchema,
+  },
+};
+/** The same body as the document describes it: `snapshot` is the snapshot document, which the loader checks member by member. */
+const createAccountDocumented: JsonSchema = {
+  ...createAccountSchema,
+  properties: {
+    ...(createAccountSchema.properties as Record<string, JsonSchema>),
+    snapshot: accountSnapshotSchema,
   },
 };
 const patchAccountSchema: JsonSchema = {
@@ -184,6 +192,7 @@ export const ACCOUNT_OPERATIONS = [
       "admin.accounts.create({ findings: { rules: { 'retry-after-ignored': 'off' } } })",
     ],
     body: createAccountSchema,
+    documentedBody: createAccountDocumented,
     answer: { status: 201, description: "The account and its key, with the key's `token`.", schema: createdAccountSchema },
     errors: [409, 422],
     handler: (ctx, request) => {

@@ -105,7 +105,8 @@ function operationObject(operation: AdminOperation, tag: string, registry: Schem
   };
   if (operation.body) {
     const required = (operation.body.required ?? []) as string[];
-    object.requestBody = { required: required.length > 0, content: { [JSON_MEDIA]: { schema: registry.hoist(operation.body) } } };
+    const schema = registry.hoist(operation.documentedBody ?? operation.body);
+    object.requestBody = { required: required.length > 0, content: { [JSON_MEDIA]: { schema } } };
   }
   return object;
 }

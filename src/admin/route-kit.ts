@@ -54,6 +54,12 @@ export interface AdminOperation<K extends AdminRouteKey = AdminRouteKey> {
   client: readonly string[];
   query?: JsonSchema;
   body?: JsonSchema;
+  /**
+   * The body as the document describes it, when the handler checks a member further itself than
+   * `body` does (a snapshot: src/snapshot/decode.ts answers 422 naming the member, where the kit
+   * would answer 400 for an unknown one); `body` still checks the request. Same top members.
+   */
+  documentedBody?: JsonSchema;
   /** The success status and the schema of its body. */
   answer: { status: 200 | 201; description: string; schema: JsonSchema };
   /** The error statuses the route itself answers (the shared ones are added: openapi-document.ts). */

@@ -17,6 +17,7 @@ import type { ClockBirth } from '../sandbox/account-clock.js';
 import { accountView } from '../sandbox/lifecycle.js';
 import { OverBudget } from '../snapshot/bounded-json.js';
 import { decodeSnapshot, SnapshotProblem } from '../snapshot/decode.js';
+import { ACCOUNT_SNAPSHOT_SCHEMA } from '../snapshot/document-schema.js';
 import { loadSnapshot, SnapshotConflict, SnapshotOverBudget } from '../snapshot/load.js';
 import type { AccountSnapshot } from '../snapshot/shape.js';
 import { snapshotText, takeSnapshot } from '../snapshot/take.js';
@@ -33,23 +34,11 @@ export const SNAPSHOT_BYTES = BODY_LIMIT_BYTES - WRAPPER_BYTES;
 /** Members of `POST /__admin/accounts` that a snapshot already decides. */
 const DECIDED_BY_SNAPSHOT = ['id', 'plan', 'name', 'fixture', 'template', 'pinned'] as const;
 
-/** The snapshot's shape for the OpenAPI document: its members named, each checked by src/snapshot/decode.ts. */
-export const accountSnapshotSchema: JsonSchema = {
-  title: 'AccountSnapshot',
-  type: 'object',
-  required: ['object', 'version', 'account', 'credits', 'clock', 'api_keys', 'records', 'jobs', 'webhook_endpoints'],
-  properties: {
-    object: { const: 'account_snapshot' },
-    version: { type: 'integer' },
-    account: { type: 'object', additionalProperties: true },
-    credits: { type: 'object', additionalProperties: true },
-    clock: { type: 'object', additionalProperties: true },
-    api_keys: { type: 'array', items: { type: 'object', additionalProperties: true } },
-    records: { type: 'object', additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: true } } },
-    jobs: { type: 'array', items: { type: 'object', additionalProperties: true } },
-    webhook_endpoints: { type: 'array', items: { type: 'object', additionalProperties: true } },
-  },
-};
+/**
+ * The snapshot's shape for the OpenAPI document: the very schema the loader holds snapshots to
+ * (src/snapshot/document-schema.ts), each record by its record schema.
+ */
+export const accountSnapshotSchema: JsonSchema = ACCOUNT_SNAPSHOT_SCHEMA;
 
 export const SNAPSHOT_OPERATIONS = [
   adminOperation({

@@ -274,7 +274,9 @@ export class RequestJournal {
   /**
    * Over the budget: the oldest answered entries of the heaviest account go until the journal fits
    * again (the one just answered too, when it alone weighs more than the budget). Each is O(log n)
-   * off the heap of accounts and the front of that account's index, and its place is let go.
+   * off the heap of accounts and the front of that account's index, O(log n) plus amortized O(1) off
+   * the lists it sits in the middle of (all entries, its operation's: a tombstone, TicketList), and
+   * its place is let go.
    */
   private dropOldest(): void {
     while (this.weight > this.budget) {

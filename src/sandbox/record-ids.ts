@@ -16,7 +16,8 @@
  * polled before the reset is 404 after it, never another job). As deterministic: the reset is one of
  * the tenant's own requests. Deletion frees the streams with the account and counts its life: an
  * account made again with that id draws from streams seeded apart (src/random.ts `Incarnations`,
- * about 250 bytes remembered per deleted account id), so no token is ever handed out twice.
+ * about 250 bytes remembered per deleted account id, for the last LIVES_REMEMBERED of them), so no
+ * token is handed out twice while its account is remembered.
  * `POST /__admin/reset` makes a new world, whose streams start over as at boot.
  *
  * Ids stay unique while the world lives: a draw equal to a key id or token in use anywhere in the
@@ -86,5 +87,10 @@ export class RecordIdStreams {
    */
   forget(accountId: string): void {
     if (this.accounts.delete(accountId)) this.lives.ended(accountId);
+  }
+
+  /** Deleted accounts whose lives are remembered (tests and diagnostics): at most LIVES_REMEMBERED. */
+  get remembered(): number {
+    return this.lives.size;
   }
 }

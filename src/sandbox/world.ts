@@ -295,7 +295,9 @@ export class World {
       const past = pinnedPastBudget(input.pinned, this.store.recordBudget);
       if (past !== undefined) throw new SeededRecordsOverBudget(recordBytes(input.pinned), this.store.recordBudget, past);
     }
-    const id = input.id ?? this.ids.next('acct');
+    // Drawn tentatively: an account refused below (its seeded records over the budget) gives its id back.
+    const drawn = input.id === undefined ? this.ids.tentative('acct') : { id: input.id, undo: () => {} };
+    const id = drawn.id;
     const tenant = new Tenant(input.clock ?? { mode: undefined, start: this.clock.now() });
     const ownClock = clockFromBirth(tenant.clockBirth, this.realTime);
     if (ownClock) tenant.own = ownTimeDomain(this, ownClock, this.options.rateLimit);
@@ -315,8 +317,14 @@ export class World {
       input.populate === false
         ? undefined
         : seedRecordsOf({ seeders: this.seeders, template, now: clock.now(), seed: this.options.seed, pinned: input.pinned });
-    const seededBytes =
-      input.checkSeededBytes && seedRecords ? this.checkSeededBytes(account, seedRecords, input.pinned, id, keyBytes) : undefined;
+    let seededBytes: number | undefined;
+    try {
+      seededBytes =
+        input.checkSeededBytes && seedRecords ? this.checkSeededBytes(account, seedRecords, input.pinned, id, keyBytes) : undefined;
+    } catch (error) {
+      drawn.undo();
+      throw error;
+    }
     const scoped = this.store.addAccount(account, seedRecords, seededBytes);
     tenant.birth = takeBirth(scoped, seedRecords);
     for (const module of this.modules) module.accountCreated?.(id);

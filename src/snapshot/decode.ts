@@ -17,6 +17,7 @@ import { isInClockRange, parseInstant } from '../clock/virtual-clock.js';
 import type { JsonSchema } from '../operations/types.js';
 import { compileDataSchema, describeSchemaError, fieldName } from '../operations/validation.js';
 import { checkIntegrity } from './integrity.js';
+import { CLOCK_MODES, PLANS, SNAPSHOT_ACCOUNT_ID_PATTERN, SNAPSHOT_ACCOUNT_MEMBERS, SNAPSHOT_MEMBERS } from './document-schema.js';
 import { RECORD_SCHEMAS, SNAPSHOT_ENDPOINT_SCHEMA, SNAPSHOT_JOB_SCHEMA, SNAPSHOT_KEY_SCHEMA } from './record-schemas.js';
 import { endpointInputProblem } from '../webhooks/endpoint-input.js';
 import { endpointBudgetProblem } from '../webhooks/endpoints.js';
@@ -26,8 +27,7 @@ import { fail, type Json } from './snapshot-problem.js';
 
 export { SnapshotProblem } from './snapshot-problem.js';
 
-const TOP_MEMBERS = ['object', 'version', 'account', 'credits', 'clock', 'api_keys', 'records', 'jobs', 'webhook_endpoints'];
-const ID = /^[\x21-\x7e]{1,255}$/;
+const ID = new RegExp(SNAPSHOT_ACCOUNT_ID_PATTERN);
 
 function object(value: unknown, path: string): Json {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(path, 'must be an object');
@@ -117,15 +117,15 @@ export function decodeSnapshot(raw: unknown): AccountSnapshot {
   if (top.version !== SNAPSHOT_VERSION) {
     fail('snapshot.version', `this sandbox loads snapshots of version ${SNAPSHOT_VERSION}; got ${JSON.stringify(top.version ?? null)}`);
   }
-  const unknown = Object.keys(top).find((member) => !TOP_MEMBERS.includes(member));
+  const unknown = Object.keys(top).find((member) => !SNAPSHOT_MEMBERS.includes(member));
   if (unknown !== undefined) fail(`snapshot.${unknown}`, 'is not a member of a version 1 snapshot');
 
   const account = object(top.account, 'snapshot.account');
-  const extraInAccount = Object.keys(account).find((member) => !['id', 'name', 'plan', 'created_at'].includes(member));
+  const extraInAccount = Object.keys(account).find((member) => !SNAPSHOT_ACCOUNT_MEMBERS.includes(member));
   if (extraInAccount !== undefined) fail(`snapshot.account.${extraInAccount}`, "is not a member of a snapshot's account");
   const accountId = string(account.id, 'snapshot.account.id', ID);
   string(account.name, 'snapshot.account.name');
-  oneOf(account.plan, ['free', 'paid'], 'snapshot.account.plan');
+  oneOf(account.plan, PLANS, 'snapshot.account.plan');
   instant(account.created_at, 'snapshot.account.created_at');
 
   const credits = object(top.credits, 'snapshot.credits');
@@ -134,7 +134,7 @@ export function decodeSnapshot(raw: unknown): AccountSnapshot {
 
   const clock = object(top.clock, 'snapshot.clock');
   instant(clock.now, 'snapshot.clock.now');
-  oneOf(clock.mode, ['running', 'frozen'], 'snapshot.clock.mode');
+  oneOf(clock.mode, CLOCK_MODES, 'snapshot.clock.mode');
   if (typeof clock.shared !== 'boolean') fail('snapshot.clock.shared', 'must be true or false');
 
   records(top.api_keys, 'snapshot.api_keys', 'api_key', SNAPSHOT_KEY_SCHEMA);

@@ -77,8 +77,9 @@ export const RECORD_SCHEMAS: { readonly [K in RecordCollection]: JsonSchema } = 
   inboxes: answerRecord(inboxSchema),
   messages: answerRecord(messageSchema),
   // One closed variant per type, chosen by the record's `type` (src/snapshot/decode.ts): the error
-  // then names the member of that variant, not every variant's complaint.
-  experiences: experienceSchema,
+  // then names the member of that variant, not every variant's complaint. Titled apart from the
+  // pinned experience of a fixture, which the admin document also names.
+  experiences: { ...experienceSchema, title: 'ExperienceRecord' },
   price_variants: closed('PriceVariantRecord', {
     id: id('pv'),
     object: { const: 'price_variant' },

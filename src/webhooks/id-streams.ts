@@ -66,7 +66,7 @@ export class IdStreams {
     if (this.streams.delete(accountId)) this.lives.ended(accountId);
   }
 
-  /** Deleted accounts whose lives are remembered (tests and diagnostics). */
+  /** Deleted accounts whose lives are remembered (tests and diagnostics): at most LIVES_REMEMBERED. */
   get remembered(): number {
     return this.lives.size;
   }

@@ -250,6 +250,27 @@ describe('accounts are born within the record budget', () => {
     expect(list.body.data).toHaveLength(2);
   });
 
+  it.each([
+    [
+      'pinned records that pass it only with the template',
+      { pinned: { inboxes: [{ id: 'inbox_a', metadata: { note: 'a'.repeat(250_000) } }] } },
+    ],
+    [
+      'an inline template whose records pass it',
+      { template: { credits: { free: 1000, paid: 100000 }, counts: { messages_per_inbox: 200 } } },
+    ],
+  ])('a creation refused for %s draws no account id: the next account gets the id it would have got without it', async (_what, body) => {
+    const refusing = makeApp({ recordBudget: '256KiB' });
+    const refused = await client(refusing).post('/__admin/accounts').send(body);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('record_budget_exceeded');
+    const after = await client(refusing).post('/__admin/accounts').send({ name: 'next' });
+    const twin = makeApp({ recordBudget: '256KiB' });
+    const without = await client(twin).post('/__admin/accounts').send({ name: 'next' });
+    expect(after.status).toBe(201);
+    expect(after.body.account.id).toBe(without.body.account.id);
+  });
+
   it('contract §5.3: a snapshot whose records pass the budget is 422 record_budget_exceeded naming the record; nothing is made', async () => {
     const source = makeApp();
     const made = await client(source)
