@@ -97,8 +97,8 @@ export class SerializedObject {
 }
 
 /** The payload of `head` with `data.object` the given JSON: the bytes JSON.stringify gives for the whole event (`data` is its last member). */
-export function splicedPayload(head: WebhookEventHead, objectJson: string): string {
-  return `${JSON.stringify(head).slice(0, -1)},"data":{"object":${objectJson}}}`;
+export function splicedPayload(head: WebhookEventHead, objectJson: string): LoggedPayload {
+  return loggedPayload(`${JSON.stringify(head).slice(0, -1)},"data":{"object":`, objectJson, '}}');
 }
 
 export interface RecordedEvents {
@@ -270,7 +270,7 @@ export class WebhookHub {
     // sample are made for it; the payload below is serialized from it at once.
     const event: WebhookEvent = { ...head, data: { object } };
     if (endpoints.length === 0) return event;
-    const payload = loggedPayload(object instanceof SerializedObject ? splicedPayload(head, object.json) : JSON.stringify(event));
+    const payload = object instanceof SerializedObject ? splicedPayload(head, object.json) : loggedPayload(JSON.stringify(event));
     const copies = firstClaimed(this.deps.twists(queue.id, 'duplicate'), origin) ? 2 : 1;
     const badlySigned = firstClaimed(this.deps.twists(queue.id, 'wrong_secret'), origin);
     for (const endpoint of endpoints) {
