@@ -8,8 +8,9 @@
  * What stays, per request: the body's text (JSON.parse needs it whole), the parsed value's string
  * (JSON.parse makes its own), the answer's text (the inbox with its metadata, serialized once and
  * shared by the writer, the journal's head and the idempotency record), and, with an endpoint
- * subscribed, the event's payload (serialized once from the request's snapshot, shared by the
- * delivery log, the signature and the attempt). Copies that went: an escaped, joined canonical text
+ * subscribed, the event's object as JSON (serialized once from the request's snapshot; the payload
+ * is written from it straight into one Buffer outside the heap, shared by the delivery log, the
+ * signature and every attempt of every endpoint, so a second endpoint adds no copy). Copies that went: an escaped, joined canonical text
  * for the idempotency digest, a structured clone of every event whether or not anything subscribed,
  * a second clone when published, and a joined string to sign.
  */

@@ -1,6 +1,6 @@
 /**
  * Contract §4.3 and the rule that memory is bounded in bytes: the bodies of the webhook attempts in
- * flight are bounded in bytes sandwide (`webhookInflightBudget`), beside their count
+ * flight are bounded in bytes sandbox-wide (`webhookInflightBudget`), beside their count
  * (`webhookConcurrency`). An attempt whose body does not fit waits for a slot; lighter bodies behind
  * it pass while they fit, a bounded number of times, and never starve it; a body over the whole
  * budget goes alone. Counts and bytes, never time: the slots are driven by hand.
