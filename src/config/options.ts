@@ -70,6 +70,12 @@ export interface MockOptions {
    */
   webhookConcurrency?: number;
   /**
+   * Bytes of the bodies of the webhook attempts in flight at once, sandbox-wide (docs/webhooks.md
+   * "Isolation"): bytes or `64MiB`. An attempt whose body does not fit waits for a slot; a body over
+   * it goes alone. Default 64 MiB.
+   */
+  webhookInflightBudget?: number | string;
+  /**
    * Bytes of webhook deliveries kept per account (README "Testing your webhook receiver"): bytes or
    * `16MiB`. Over it the oldest go first; a pending one that goes is never sent. Default 16 MiB.
    */
@@ -130,6 +136,7 @@ export interface ResolvedOptions {
   shutdownGraceMs: number;
   webhookTimeoutMs: number;
   webhookConcurrency: number;
+  webhookInflightBudget: number;
   deliveryLogBudget: number;
   deliveryLogSandboxBudget: number;
   webhookResponseLimit: number;
@@ -197,6 +204,8 @@ export const DEFAULT_DELIVERY_LOG_BUDGET = 16 * 1024 ** 2;
 export const DEFAULT_FINDINGS_BUDGET = 1024 ** 2;
 export const DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET = 256 * 1024 ** 2;
 export const DEFAULT_WEBHOOK_RESPONSE_LIMIT = 64 * 1024;
+/** Default of `webhookInflightBudget`: 64 bodies of a megabyte in flight, a fraction of the 512 MiB a flood must stay under. */
+export const DEFAULT_WEBHOOK_INFLIGHT_BUDGET = 64 * 1024 ** 2;
 
 export const SPEC_RATE_LIMIT: RateLimitQuotas = { enforce: true, free: 600, paid: 3000, windowSeconds: 60 };
 
@@ -390,6 +399,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     shutdownGraceMs: parseShutdownGrace(options.shutdownGrace ?? DEFAULT_SHUTDOWN_GRACE_MS),
     webhookTimeoutMs: parseWebhookTimeout(options.webhookTimeout ?? DEFAULT_WEBHOOK_TIMEOUT_MS),
     webhookConcurrency: parseWebhookConcurrency(options.webhookConcurrency ?? DEFAULT_WEBHOOK_CONCURRENCY),
+    webhookInflightBudget: parseByteBudget(options.webhookInflightBudget ?? DEFAULT_WEBHOOK_INFLIGHT_BUDGET, 'webhook-inflight-budget'),
     deliveryLogBudget: parseByteBudget(options.deliveryLogBudget ?? DEFAULT_DELIVERY_LOG_BUDGET, 'delivery-log-budget'),
     deliveryLogSandboxBudget: parseByteBudget(
       options.deliveryLogSandboxBudget ?? DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET,

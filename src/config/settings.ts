@@ -128,6 +128,13 @@ export const SETTINGS: Setting[] = [
     description: 'webhook attempts in flight at once, sandbox-wide, shared round-robin between accounts',
   },
   {
+    flag: 'webhook-inflight-budget',
+    env: 'MOCK_WEBHOOK_INFLIGHT_BUDGET',
+    option: 'webhookInflightBudget',
+    default: '64MiB',
+    description: 'bytes of the bodies of the webhook attempts in flight at once, sandbox-wide; an attempt whose body does not fit waits',
+  },
+  {
     flag: 'delivery-log-budget',
     env: 'MOCK_DELIVERY_LOG_BUDGET',
     option: 'deliveryLogBudget',
@@ -297,6 +304,7 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
         case 'idempotencyTotalBudget':
         case 'deliveryLogBudget':
         case 'deliveryLogSandboxBudget':
+        case 'webhookInflightBudget':
         case 'webhookResponseLimit':
         case 'findingsBudget':
         case 'recordBudget':

@@ -155,6 +155,7 @@ export class World {
       jobEvent: (job) => endedJobEvent(job, options.seed),
       attemptTimeoutMs: options.webhookTimeoutMs,
       concurrency: options.webhookConcurrency,
+      inflightBudget: options.webhookInflightBudget,
       deliveryLogBudget: options.deliveryLogBudget,
       deliveryLogSandboxBudget: options.deliveryLogSandboxBudget,
       responseLimit: options.webhookResponseLimit,

@@ -16,17 +16,40 @@
  * Each account sends one attempt at a time today (src/webhooks/hub.ts); the lines hold whatever that
  * becomes.
  *
+ * Slots are bounded in bytes too (`webhookInflightBudget`): the bodies of the attempts in flight
+ * sum to at most the budget, so 256 attempts of megabyte events never pin 256 megabytes (a body is
+ * shared by its event's deliveries and kept by the delivery log while it may be sent, but one the
+ * log dropped, or whose account was reset, lives until its attempt ends). An attempt whose body does
+ * not fit waits: the heaviest waits first. Lighter bodies behind it in the turn order pass it while
+ * they fit, at most MAX_PASSES times; then nothing passes it until the bytes in flight leave it room,
+ * so a heavy body is delayed, never starved. A body over the whole budget goes alone, once nothing
+ * else is in flight (an event always gets its attempts). A grant looks at most SCAN_LIMIT waiting
+ * accounts, so thousands waiting cost no walk of them all.
+ *
  * An attempt's deadline starts when it gets its slot (src/webhooks/attempts.ts): waiting for one
  * never counts toward the receiver's 10 s, so a receiver is never failed for the sandbox's queue.
  */
 
+/** How many times lighter bodies may pass one that does not fit before they wait for it. */
+export const MAX_PASSES = 8;
+/** Waiting accounts a grant looks at, in turn order, for a body that fits. */
+const SCAN_LIMIT = 64;
+
 /** Gives the slot back; call it once. */
 export type ReleaseSlot = () => void;
 
-type Grant = (release: ReleaseSlot | undefined) => void;
+interface Grant {
+  readonly give: (release: ReleaseSlot | undefined) => void;
+  /** Bytes of the body the attempt sends. */
+  readonly bytes: number;
+  /** Times a lighter body went before it while it did not fit. */
+  passed: number;
+}
 
 export class AttemptSlots {
   private inFlight = 0;
+  /** Bytes of the bodies of the attempts in flight: at most `budget`, unless one alone is over it. */
+  private inFlightBytes = 0;
   /** Slots held by attempts granted outside the hurried class: at most `max - reserve`. */
   private unhurriedInFlight = 0;
   /** Accounts waiting, in turn order (a Map keeps insertion order), each with its own line. */
@@ -36,21 +59,26 @@ export class AttemptSlots {
   /** Slots only hurried accounts may take. */
   readonly reserve: number;
 
-  constructor(readonly max: number) {
+  constructor(
+    readonly max: number,
+    /** Bytes of bodies in flight at once. */
+    readonly budget = Infinity,
+  ) {
     this.reserve = Math.floor(max / 16);
   }
 
   /**
    * Resolves with the slot's release once the account holds one, undefined if the hub closed first.
-   * `hurried`: a clock call of the account waits on this attempt.
+   * `hurried`: a clock call of the account waits on this attempt; `bytes`: its body's.
    */
-  acquire(accountId: string, hurried = false): Promise<ReleaseSlot | undefined> {
+  acquire(accountId: string, hurried = false, bytes = 0): Promise<ReleaseSlot | undefined> {
     if (this.closed) return Promise.resolve(undefined);
     return new Promise<ReleaseSlot | undefined>((resolve) => {
       const lines = hurried ? this.hurried : this.others;
+      const grant: Grant = { give: resolve, bytes, passed: 0 };
       const line = lines.get(accountId);
-      if (line) line.push(resolve);
-      else lines.set(accountId, [resolve]);
+      if (line) line.push(grant);
+      else lines.set(accountId, [grant]);
       this.grant();
     });
   }
@@ -66,33 +94,59 @@ export class AttemptSlots {
     this.grant();
   }
 
-  /** Hands free slots out: hurried accounts first, the others within their share. */
+  /** Hands free slots out: hurried accounts first, the others within their share, each body within the bytes left. */
   private grant(): void {
     while (this.inFlight < this.max) {
-      let lines = this.hurried;
-      if (lines.size === 0) {
-        if (this.unhurriedInFlight >= this.max - this.reserve) return;
-        lines = this.others;
-      }
-      const next = lines.entries().next();
-      if (next.done) return;
-      const [accountId, line] = next.value;
-      const give = line.shift()!;
+      const found = this.next();
+      if (!found) return;
+      const [lines, accountId, line] = found;
+      const { give, bytes } = line.shift()!;
       // To the back of its turn order, if it has more waiting.
       lines.delete(accountId);
       if (line.length > 0) lines.set(accountId, line);
       const unhurried = lines === this.others;
       this.inFlight += 1;
+      this.inFlightBytes += bytes;
       if (unhurried) this.unhurriedInFlight += 1;
       let released = false;
       give(() => {
         if (released) return;
         released = true;
         this.inFlight -= 1;
+        this.inFlightBytes -= bytes;
         if (unhurried) this.unhurriedInFlight -= 1;
         if (!this.closed) this.grant();
       });
     }
+  }
+
+  /**
+   * The account whose attempt goes next: the first in turn order (hurried first) whose body fits,
+   * passing those that do not fit unless one of them was passed MAX_PASSES times already.
+   */
+  private next(): [Map<string, Grant[]>, string, Grant[]] | undefined {
+    const passed: Grant[] = [];
+    let looked = 0;
+    for (const lines of [this.hurried, this.others]) {
+      if (lines === this.others && this.unhurriedInFlight >= this.max - this.reserve) break;
+      for (const [accountId, line] of lines) {
+        if (looked++ === SCAN_LIMIT) return undefined;
+        const first = line[0]!;
+        if (this.inFlightBytes === 0 || this.inFlightBytes + first.bytes <= this.budget) {
+          for (const grant of passed) grant.passed += 1;
+          return [lines, accountId, line];
+        }
+        // Owed its turn: nothing passes it any more.
+        if (first.passed >= MAX_PASSES) return undefined;
+        passed.push(first);
+      }
+    }
+    return undefined;
+  }
+
+  /** Bytes of the bodies of the attempts in flight (tests and diagnostics). */
+  get bytesInFlight(): number {
+    return this.inFlightBytes;
   }
 
   /** Attempts waiting (tests and diagnostics). */
@@ -109,6 +163,6 @@ export class AttemptSlots {
     const lines = [...this.hurried.values(), ...this.others.values()];
     this.hurried.clear();
     this.others.clear();
-    for (const line of lines) for (const give of line) give(undefined);
+    for (const line of lines) for (const { give } of line) give(undefined);
   }
 }

@@ -37,12 +37,15 @@ export interface ListedPage {
 /** The event of a delivery: parsed from the very bytes sent when within `wholeUpTo`, else the marker. */
 function eventOf(delivery: ListedDelivery, wholeUpTo: number): WebhookDeliveryView['event'] {
   const { payload } = delivery;
-  if (payload.bytes <= wholeUpTo) return JSON.parse(payload.text) as WebhookEvent;
-  return { ...delivery.event, data: { truncated: true, payload_bytes: payload.bytes, preview: previewOf(payload.text) } };
+  if (payload.bytes <= wholeUpTo) return JSON.parse(payload.body.toString('utf8')) as WebhookEvent;
+  return { ...delivery.event, data: { truncated: true, payload_bytes: payload.bytes, preview: previewOf(payload.body) } };
 }
 
 /** The first PREVIEW_CHARS characters, never ending in half a surrogate pair (it would show as an escape). */
-function previewOf(text: string): string {
+function previewOf(body: Buffer): string {
+  // Decodes only the head: PREVIEW_CHARS units take at most 3 bytes each, and 3 more bytes leave room
+  // for a character the cut would split (decoded as U+FFFD, past the preview's end).
+  const text = body.toString('utf8', 0, Math.min(body.length, 3 * PREVIEW_CHARS + 3));
   const end = /[\uD800-\uDBFF]/.test(text.charAt(PREVIEW_CHARS - 1)) ? PREVIEW_CHARS - 1 : PREVIEW_CHARS;
   return text.slice(0, end);
 }

@@ -4,7 +4,7 @@
  * most `sandboxBytes`, so thousands of tenants cannot sum to gigabytes.
  *
  * What a delivery costs: its payload, counted once per event however many endpoints and copies send
- * it (they share the one string), plus ENTRY_OVERHEAD for its record and attempts.
+ * it (they share the one encoded body), plus ENTRY_OVERHEAD for its record and attempts.
  *
  * What goes first, when one is added and a bound is passed:
  * 1. the account's own oldest, while it is over its count or its bytes;
@@ -18,13 +18,15 @@
  * Entries sit on two doubly linked lists (the sandbox's and their account's), in creation order, so
  * adding, dropping and listing newest first never copy the log.
  */
-import { heldBytes } from '../protocol/text-bytes.js';
 import { HeaviestFirst } from '../store/heaviest-first.js';
 
-/** A delivery's body: the JSON text sent, shared by every delivery of one event. */
+/**
+ * A delivery's body: the JSON sent, encoded once per event (outside the V8 heap) and shared by every
+ * delivery of the event, every attempt and every retry: the same bytes are signed, sent and listed.
+ */
 export interface LoggedPayload {
-  readonly text: string;
-  /** UTF-8 bytes of `text`: what is sent, and what the budget counts. */
+  readonly body: Buffer;
+  /** UTF-8 bytes of the body: what is sent, and what the budget counts (a Buffer holds exactly that). */
   readonly bytes: number;
 }
 
@@ -46,9 +48,18 @@ export interface LogBudget {
 /** What a delivery costs beside its payload: its record, ids, and up to eight attempts with their errors. */
 export const ENTRY_OVERHEAD = 1024;
 
-/** A payload's text and its size; made once per event and shared by its deliveries. */
-export function loggedPayload(text: string): LoggedPayload {
-  return { text, bytes: heldBytes(text) };
+/**
+ * A payload made once per event and shared by its deliveries: `parts` (JSON text, joined) written
+ * straight into one Buffer, so no joined string is ever made (a megabyte object's JSON would be
+ * copied once more to flatten it) and no attempt encodes the body again.
+ */
+export function loggedPayload(...parts: string[]): LoggedPayload {
+  let bytes = 0;
+  for (const part of parts) bytes += Buffer.byteLength(part);
+  const body = Buffer.allocUnsafeSlow(bytes);
+  let at = 0;
+  for (const part of parts) at += body.write(part, at);
+  return { body, bytes };
 }
 
 interface Node<T> {

@@ -23,6 +23,7 @@ import {
   DEFAULT_DELIVERY_LOG_BUDGET,
   DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET,
   DEFAULT_WEBHOOK_CONCURRENCY,
+  DEFAULT_WEBHOOK_INFLIGHT_BUDGET,
   DEFAULT_WEBHOOK_RESPONSE_LIMIT,
 } from '../config/options.js';
 import type { EventType, SampleContext } from '../operations/event-types.js';
@@ -77,6 +78,8 @@ export interface WebhookHubDeps {
   responseLimit?: number;
   /** Attempts in flight at once, sandbox-wide (src/webhooks/attempt-slots.ts). */
   concurrency?: number;
+  /** Bytes of the bodies of the attempts in flight at once, sandbox-wide (src/webhooks/attempt-slots.ts). */
+  inflightBudget?: number;
   /** Real ms of webhook work per turn of the event loop (default SLICE_BUDGET_MS). */
   sliceBudgetMs?: number;
   /** Told when a delivery will not be attempted again; read as each one ends, nothing is built while it is undefined. */
@@ -97,8 +100,8 @@ export class SerializedObject {
 }
 
 /** The payload of `head` with `data.object` the given JSON: the bytes JSON.stringify gives for the whole event (`data` is its last member). */
-export function splicedPayload(head: WebhookEventHead, objectJson: string): string {
-  return `${JSON.stringify(head).slice(0, -1)},"data":{"object":${objectJson}}}`;
+export function splicedPayload(head: WebhookEventHead, objectJson: string): LoggedPayload {
+  return loggedPayload(`${JSON.stringify(head).slice(0, -1)},"data":{"object":`, objectJson, '}}');
 }
 
 export interface RecordedEvents {
@@ -137,7 +140,7 @@ export class WebhookHub {
       timeoutMs: deps.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
       responseLimit: deps.responseLimit ?? DEFAULT_WEBHOOK_RESPONSE_LIMIT,
     });
-    this.slots = new AttemptSlots(deps.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY);
+    this.slots = new AttemptSlots(deps.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY, deps.inflightBudget ?? DEFAULT_WEBHOOK_INFLIGHT_BUDGET);
     const budget = {
       count: deps.deliveryLogSize ?? DEFAULT_DELIVERY_LOG_SIZE,
       bytes: deps.deliveryLogBudget ?? DEFAULT_DELIVERY_LOG_BUDGET,
@@ -270,7 +273,7 @@ export class WebhookHub {
     // sample are made for it; the payload below is serialized from it at once.
     const event: WebhookEvent = { ...head, data: { object } };
     if (endpoints.length === 0) return event;
-    const payload = loggedPayload(object instanceof SerializedObject ? splicedPayload(head, object.json) : JSON.stringify(event));
+    const payload = object instanceof SerializedObject ? splicedPayload(head, object.json) : loggedPayload(JSON.stringify(event));
     const copies = firstClaimed(this.deps.twists(queue.id, 'duplicate'), origin) ? 2 : 1;
     const badlySigned = firstClaimed(this.deps.twists(queue.id, 'wrong_secret'), origin);
     for (const endpoint of endpoints) {
@@ -407,7 +410,8 @@ export class WebhookHub {
    */
   private async attempt(queue: AccountQueue, delivery: Delivery, dueAt: number, roundNow: number): Promise<void> {
     // Hurried when a clock call of the account waits on it (or once one does: the scheduler's `awaited`).
-    const release = await this.slots.acquire(queue.id, queue.waiters.length > 0);
+    // Its body's bytes count against the budget of bodies in flight until the attempt ends.
+    const release = await this.slots.acquire(queue.id, queue.waiters.length > 0, delivery.payload.bytes);
     if (!release) return;
     try {
       if (!this.isCurrent(queue) || !this.log.holds(delivery) || delivery.status !== 'pending') return;

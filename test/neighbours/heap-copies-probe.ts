@@ -61,16 +61,21 @@ interface Shape {
   name: string;
   options: Parameters<typeof startMockServer>[0];
   idempotencyKeys?: boolean;
-  subscribed?: boolean;
+  /** Endpoints of the account that take the event (each gets a delivery of it). */
+  subscribed?: number;
 }
 
 const SHAPES: Shape[] = [
   { name: 'journal', options: {} },
   { name: 'idempotency', options: { journalSize: 0 }, idempotencyKeys: true },
-  { name: 'webhook', options: {}, subscribed: true },
+  { name: 'webhook', options: {}, subscribed: 1 },
+  { name: 'webhookTwice', options: {}, subscribed: 2 },
 ];
 
-async function measure(shape: Shape): Promise<number[]> {
+/** Bytes of Buffers and other array buffers alive (or not yet collected): a body encoded outside the V8 heap. */
+const bufferBytes = (): number => process.memoryUsage().arrayBuffers;
+
+async function measure(shape: Shape): Promise<{ heap: number[]; buffers: number[] }> {
   const mock: MockServer = await startMockServer({ port: 0, rateLimit: 'off', clock: '2026-01-01T00:00:00Z', ...shape.options });
   let delivered = 0;
   const receiver: Server = createServer((req, res) => {
@@ -82,30 +87,34 @@ async function measure(shape: Shape): Promise<number[]> {
   });
   try {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    if (shape.subscribed) {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+    for (let i = 0; i < (shape.subscribed ?? 0); i++) {
       mock.app.sandbox.world.webhooks.createEndpoint({ accountId: HOSTILE_ACCOUNT, url, events: ['inbox.updated'] });
     }
-    const expected = shape.subscribed ? 1 : 0;
+    const expected = shape.subscribed ?? 0;
     await patch(mock.url, shape.idempotencyKeys ? 'warm' : undefined);
     await until(() => delivered >= expected);
     const grown: number[] = [];
+    const buffers: number[] = [];
     for (let i = 0; i < 3; i++) {
       // A full collection first, so that none falls due during the request (it would hide copies).
       gc();
       const before = largeObjectBytes();
+      const buffersBefore = bufferBytes();
       const answered = await patch(mock.url, shape.idempotencyKeys ? `key-${i}` : undefined);
       if (answered < body.length) throw new Error(`${shape.name}: the answer was ${answered} bytes`);
       await until(() => delivered >= expected * (i + 2));
       grown.push(largeObjectBytes() - before);
+      buffers.push(bufferBytes() - buffersBefore);
     }
-    return grown;
+    return { heap: grown, buffers };
   } finally {
     await mock.close();
     receiver.close();
   }
 }
 
-const result: Record<string, number[]> = {};
-for (const shape of SHAPES) result[shape.name] = await measure(shape);
-process.stdout.write(`${JSON.stringify({ bodyBytes: body.length, grown: result })}\n`);
+const grown: Record<string, number[]> = {};
+const buffers: Record<string, number[]> = {};
+for (const shape of SHAPES) ({ heap: grown[shape.name], buffers: buffers[shape.name] } = await measure(shape));
+process.stdout.write(`${JSON.stringify({ bodyBytes: body.length, grown, buffers })}\n`);

@@ -107,6 +107,29 @@ describe('webhook attempts are capped sandbox-wide and shared fairly between acc
     expect(statuses).toEqual(Array(6).fill('succeeded'));
   });
 
+  it('contract §4.3: the bodies in flight are bounded in bytes: with webhookInflightBudget under two bodies, six accounts falling due at once send one at a time, and all are sent', async () => {
+    // 256 slots, but room in bytes for one body: each attempt goes alone (a body over the budget goes once nothing else is in flight).
+    const s = sandbox({ webhookInflightBudget: 1, webhookTimeout: 600_000 });
+    const holder = await holdingReceiver();
+    const accounts: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const id = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+      await s.endpoint(holder.url, {}, id);
+      accounts.push(id);
+    }
+    for (const id of accounts) expect((await s.trigger('inbox.updated', id)).status).toBe(201);
+    for (let sent = 1; sent <= 6; sent++) {
+      await holder.arrivals(sent);
+      expect(holder.held).toBe(1);
+      holder.releaseOne();
+    }
+    await s.advance(0);
+    expect(holder.arrived).toBe(6);
+    expect(holder.mostHeld).toBe(1);
+    const statuses = await Promise.all(accounts.map(async (id) => (await s.deliveries({ account_id: id }))[0]!.status));
+    expect(statuses).toEqual(Array(6).fill('succeeded'));
+  });
+
   it("contract §4.3: one account's fan-out of 500 deliveries never starves another's: with one slot, the other's is sent before the 500th", async () => {
     const s = sandbox({ webhookConcurrency: 1 });
     const busy = await receiver();
