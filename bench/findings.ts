@@ -51,8 +51,8 @@ export async function findingsCost(out: (line?: string) => void, blocks = 300): 
     const ratio = result.ratio('on', 'off');
     cases.push({
       name,
-      off: 1e6 / result.variants.off!.cpuUsPerRequest,
-      on: 1e6 / result.variants.on!.cpuUsPerRequest,
+      off: 1e6 / result.variants.off!.cpuUsPerCall,
+      on: 1e6 / result.variants.on!.cpuUsPerCall,
       ratio: ratio.median,
       low: ratio.low,
       high: ratio.high,

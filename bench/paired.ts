@@ -11,10 +11,10 @@
 import { median } from './lib.js';
 
 export interface PairedResult {
-  /** Requests per variant per block. */
+  /** Calls of `once` per variant per block. */
   perBlock: number;
-  /** Per variant: median CPU microseconds per request over the blocks, and median requests per wall second. */
-  variants: Record<string, { cpuUsPerRequest: number; wallPerSecond: number }>;
+  /** Per variant: median CPU microseconds per call of `once` over the blocks, and median calls per wall second. */
+  variants: Record<string, { cpuUsPerCall: number; wallPerSecond: number }>;
   /** `ratio(a, b)`: median over blocks of b's CPU per request / a's, i.e. a's throughput per CPU-second relative to b's. */
   ratio(a: string, b: string): { median: number; low: number; high: number };
   /** a's requests per CPU-second over the whole run relative to b's (total CPU of each over all blocks). */
@@ -23,41 +23,63 @@ export interface PairedResult {
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
+/** A small seeded generator (xorshift32): the block orders are the same from run to run. */
+function orders(seed: number): (names: string[]) => string[] {
+  let state = seed >>> 0 || 1;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  return (names) => {
+    const order = [...names];
+    for (let i = order.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(next() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    return order;
+  };
+}
+
 /**
- * Runs each variant's `once` for about `blockMs` per block, `blocks` times (after one block of
- * warm-up, not counted). `once` runs one request to its end.
+ * Runs each variant's `once` for about `blockMs` of wall time per block, `blocks` times, in an
+ * order shuffled per block (a fixed rotation would have each variant follow the same other one
+ * and always collect its garbage). `once` runs one request, or one batch, to its end.
  */
 export async function paired(
   variants: Record<string, () => Promise<unknown>>,
   { blocks = 300, blockMs = 10 }: { blocks?: number; blockMs?: number } = {},
 ): Promise<PairedResult> {
   const names = Object.keys(variants);
-  // Blocks long enough for the kernel's CPU accounting (a few ms granular on some guests) and short
-  // enough to sit inside one burst of steal: sized from a first timed run of the first variant.
-  const probeStart = process.hrtime.bigint();
-  for (let i = 0; i < 50; i += 1) await variants[names[0]!]!();
-  const perRequestMs = Number(process.hrtime.bigint() - probeStart) / 1e6 / 50;
-  const perBlock = Math.max(50, Math.round(blockMs / perRequestMs));
+  // Warm-up, not counted: the JIT and the first compiles of every variant, timed to size the
+  // blocks: long enough for the CPU accounting, short enough to sit inside one burst of steal.
+  let warmMs = 0;
+  for (const name of names) {
+    for (let i = 0; i < 20; i += 1) await variants[name]!();
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < 100; i += 1) await variants[name]!();
+    warmMs += Number(process.hrtime.bigint() - start) / 1e6 / 100;
+  }
+  const perBlock = Math.max(5, Math.round(blockMs / (warmMs / names.length)));
+  const shuffled = orders(0x9e3779b9);
   const cpu: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const wall: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
-  for (let block = -1; block < blocks; block += 1) {
-    // Rotating order: neither variant always runs first in a block (after the other's garbage).
-    const order = names.map((_, i) => names[(i + Math.max(block, 0)) % names.length]!);
-    for (const name of order) {
+  for (let block = 0; block < blocks; block += 1) {
+    for (const name of shuffled(names)) {
       const once = variants[name]!;
       const cpuStart = process.cpuUsage();
       const wallStart = process.hrtime.bigint();
       for (let i = 0; i < perBlock; i += 1) await once();
       const used = process.cpuUsage(cpuStart);
       const seconds = Number(process.hrtime.bigint() - wallStart) / 1e9;
-      if (block < 0) continue;
       cpu[name]!.push((used.user + used.system) / perBlock);
       wall[name]!.push(perBlock / seconds);
     }
   }
   return {
     perBlock,
-    variants: Object.fromEntries(names.map((n) => [n, { cpuUsPerRequest: median(cpu[n]!), wallPerSecond: median(wall[n]!) }])),
+    variants: Object.fromEntries(names.map((n) => [n, { cpuUsPerCall: median(cpu[n]!), wallPerSecond: median(wall[n]!) }])),
     overall(a, b) {
       const total = (list: number[]) => list.reduce((sum, x) => sum + x, 0);
       return total(cpu[b]!) / total(cpu[a]!);

@@ -68,7 +68,6 @@ async function writeInPieces(res: ServerResponse, text: string): Promise<boolean
   return true;
 }
 
-/** `held`: the app's connections held by `no-response` faults (src/http/faults.ts). */
 /**
  * What the writer calls around each request so the world's modules learn how it finished
  * (src/http/request-finished.ts): `arrived` before the rest of the stack runs gives a watch
@@ -80,6 +79,11 @@ export interface FinishWatcher {
   arrived(ctx: SandboxContext): { finished(): void } | undefined;
 }
 
+/**
+ * The writer: stages the header list, runs the rest of the stack, then writes its answer in one go
+ * (or loses it to a fault). `held`: the app's connections held by `no-response` faults
+ * (src/http/faults.ts); `watcher`: what it tells how each request finished.
+ */
 export function sendReply(held: HeldConnections = new HeldConnections(), watcher?: FinishWatcher): SandboxMiddleware {
   return async function sendReplyMiddleware(ctx: SandboxContext, next: Next): Promise<void> {
     const headers = new HeaderList();
