@@ -12,6 +12,9 @@ import { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ANSWER_PIECE_CHARS } from '../../src/http/reply.js';
 import { hostilePatchBody } from '../../bench/hostile.js';
+import { RequestJournal, UnknownJournalCursor, type JournalFilter } from '../../src/protocol/request-journal.js';
+import { harLog, harLogInSlices } from '../../src/admin/har-log.js';
+import { journalOutcome } from '../support/protocol.js';
 import { ACCOUNTS, bearer, client, KEYS, makeApp } from '../support/harness.js';
 
 /** Longer than any string a small request makes: only the megabyte body and its echoes are this long. */
@@ -150,4 +153,128 @@ describe('admin answers over 256 KiB leave in pieces, each in a turn of its own'
       expect(new Set(writes.map((w) => w.turn)).size).toBe(writes.length);
     });
   }
+});
+
+describe('a journal listing page is built in slices, a turn each (contract §3.4)', () => {
+  /** A journal of `count` answered entries of about 60 KiB of body each, acct_a and acct_b in turn. */
+  function filled(count: number): RequestJournal {
+    const ring = new RequestJournal(100);
+    for (let n = 1; n <= count; n++) {
+      const ticket = ring.arrive({
+        request_id: `req_${String(n).padStart(12, '0')}`,
+        method: 'PATCH',
+        path: '/v1/x',
+        querystring: '',
+        at: n,
+      });
+      ring.finish(
+        ticket,
+        journalOutcome({ account_id: n % 2 ? 'acct_a' : 'acct_b', raw_body: JSON.stringify({ n, pad: 'y'.repeat(60 * 1024) }) }),
+      );
+    }
+    return ring;
+  }
+
+  it('pauses after each slice and lists exactly what the one-turn page lists, whichever cursor', async () => {
+    const ring = filled(30);
+    const filters: JournalFilter[] = [
+      { limit: 200 },
+      { limit: 7 },
+      { limit: 200, account_id: 'acct_a' },
+      { limit: 5, starting_after: 'req_000000000020' },
+      { limit: 5, ending_before: 'req_000000000010' },
+      { limit: 200, ending_before: 'req_000000000010' },
+    ];
+    for (const filter of filters) {
+      let pauses = 0;
+      const sliced = await ring.listPageInSlices(filter, 1024 * 1024, () => ((pauses += 1), Promise.resolve()), 256 * 1024);
+      const whole = ring.listPage(filter, 1024 * 1024);
+      expect(sliced.json).toEqual(whole.json);
+      expect(sliced.has_more).toBe(whole.has_more);
+      // A pause once a slice's worth is listed (an entry of ~60 KiB may end past it), never more often.
+      const bytes = sliced.json.reduce((sum, json) => sum + Buffer.byteLength(json) + 1, 0);
+      const slice = 256 * 1024;
+      const entry = 62 * 1024;
+      expect(pauses).toBeLessThanOrEqual(Math.floor(bytes / slice));
+      expect(pauses).toBeGreaterThanOrEqual(Math.floor((bytes - entry) / (slice + entry)));
+      if (bytes > 2 * slice) expect(pauses).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('leaves out an entry that left the journal during a pause (its account reset), and refuses an unknown cursor before any', async () => {
+    const ring = filled(20);
+    let pauses = 0;
+    const page = await ring.listPageInSlices(
+      { limit: 200 },
+      4 * 1024 * 1024,
+      () => {
+        if ((pauses += 1) === 1) ring.forget('acct_a');
+        return Promise.resolve();
+      },
+      256 * 1024,
+    );
+    const ids = page.data.map((entry) => entry.request_id);
+    // The first slice was listed before the reset; after it, acct_b's entries only.
+    expect(ids.slice(0, 5)).toEqual([20, 19, 18, 17, 16].map((n) => `req_${String(n).padStart(12, '0')}`));
+    expect(ids.slice(5).every((id) => Number(id.slice(4)) % 2 === 0)).toBe(true);
+    expect(ids).toHaveLength(5 + 7);
+    await expect(
+      ring.listPageInSlices({ limit: 5, starting_after: 'req_x' }, 1024, () => Promise.reject(new Error('paused')), 1),
+    ).rejects.toThrow(UnknownJournalCursor);
+  });
+});
+
+describe('the HAR export is built in slices, a turn each (contract §5.3)', () => {
+  it('pauses after each slice and writes the very log the one-turn export writes', async () => {
+    const ring = new RequestJournal(100);
+    for (let n = 1; n <= 30; n++) {
+      const ticket = ring.arrive({
+        request_id: `req_${String(n).padStart(12, '0')}`,
+        method: 'PATCH',
+        path: '/v1/x',
+        querystring: '',
+        at: n,
+      });
+      ring.finish(
+        ticket,
+        journalOutcome({ account_id: n % 2 ? 'acct_a' : 'acct_b', raw_body: JSON.stringify({ n, pad: 'y'.repeat(60 * 1024) }) }),
+      );
+    }
+    for (const [filter, limit] of [
+      [{}, 100],
+      [{}, 12],
+      [{ account_id: 'acct_b' }, 100],
+    ] as const) {
+      let pauses = 0;
+      const sliced = await harLogInSlices(
+        ring.exchangesAcrossTurns(filter, limit + 1),
+        limit,
+        '1.0.0',
+        () => ((pauses += 1), Promise.resolve()),
+        256 * 1024,
+      );
+      const whole = harLog(ring.exchanges(filter), limit, '1.0.0');
+      expect(sliced.json).toBe(whole.json);
+      expect(pauses).toBeGreaterThanOrEqual(Math.floor(Buffer.byteLength(sliced.json) / (256 * 1024 + 62 * 1024)));
+      expect(pauses).toBeGreaterThan(0);
+    }
+    // An entry whose account is reset during a pause is left out of what follows.
+    let first = true;
+    const log = await harLogInSlices(
+      ring.exchangesAcrossTurns({}, 101),
+      100,
+      '1.0.0',
+      () => {
+        if (first) ring.forget('acct_a');
+        first = false;
+        return Promise.resolve();
+      },
+      256 * 1024,
+    );
+    const ids = (JSON.parse(log.json) as { log: { entries: Array<{ _request_id: string }> } }).log.entries.map((e) =>
+      Number(e._request_id.slice(4)),
+    );
+    expect(ids.filter((n) => n % 2 === 1).length).toBeGreaterThan(0);
+    expect(ids.filter((n) => n % 2 === 1).every((n) => n > 25)).toBe(true);
+  });
 });
