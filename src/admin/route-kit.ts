@@ -142,7 +142,7 @@ function serve(operation: AdminOperation): (ctx: SandboxContext) => Promise<void
     if (text !== undefined && text.length > ANSWER_PIECE_CHARS) {
       // The status on the context too: the route fallback reads it to tell an answered route from none.
       ctx.status = operation.answer.status;
-      return reply(ctx, operation.answer.status, text);
+      return reply(ctx, operation.answer.status, text, text);
     }
     if (text !== undefined) {
       ctx.type = 'application/json';
