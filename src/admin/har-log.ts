@@ -113,38 +113,82 @@ export interface HarLog {
   omitted: boolean;
 }
 
+/** A log being filled: entries newest first, each serialized once, within the limit and the byte bound. */
+class HarBuilder {
+  private readonly parts: string[] = [];
+  /** UTF-8 bytes of the log so far (entries and the room of its envelope). */
+  used = LOG_ENVELOPE_BYTES;
+  private omitted = false;
+
+  constructor(
+    private readonly limit: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** Adds the next older exchange; false when the log is full (it and the older ones are left out). */
+  add(exchange: JournalExchange): boolean {
+    if (this.parts.length === this.limit) {
+      this.omitted = true;
+      return false;
+    }
+    const json = JSON.stringify(harEntry(exchange));
+    const bytes = Buffer.byteLength(json) + 1;
+    if (this.parts.length > 0 && this.used + bytes > this.maxBytes) {
+      this.omitted = true;
+      return false;
+    }
+    this.used += bytes;
+    this.parts.push(json);
+    return true;
+  }
+
+  finish(version: string): HarLog {
+    const parts = this.parts.reverse();
+    const creator = JSON.stringify({ name: HAR_CREATOR, version });
+    const comment = this.omitted
+      ? `,"comment":${JSON.stringify(`the newest ${parts.length} matching journal entries; older ones were left out (limit or size)`)}`
+      : '';
+    return {
+      json: `{"log":{"version":"1.2","creator":${creator},"pages":[],"entries":[${parts.join(',')}]${comment}}}`,
+      count: parts.length,
+      omitted: this.omitted,
+    };
+  }
+}
+
 /**
  * The newest `limit` matching entries that fit in `maxBytes`, written oldest first (as HAR viewers
  * read a log). Each entry is serialized once, to be measured and sent as it is.
  */
 export function harLog(exchanges: Iterable<JournalExchange>, limit: number, version: string, maxBytes = HAR_BYTES): HarLog {
-  const parts: string[] = [];
-  let used = LOG_ENVELOPE_BYTES;
-  let omitted = false;
+  const log = new HarBuilder(limit, maxBytes);
+  for (const exchange of exchanges) if (!log.add(exchange)) break;
+  return log.finish(version);
+}
+
+/**
+ * `harLog` built across turns of the event loop: after each `sliceBytes` of entries it awaits
+ * `pause` (8 MiB of large bodies' heads in one turn held every tenant for ~100+ ms). `exchanges`
+ * must stay valid across the pauses (the journal's `exchangesAcrossTurns`).
+ */
+export async function harLogInSlices(
+  exchanges: Iterable<JournalExchange>,
+  limit: number,
+  version: string,
+  pause: () => Promise<void>,
+  sliceBytes: number,
+  maxBytes = HAR_BYTES,
+): Promise<HarLog> {
+  const log = new HarBuilder(limit, maxBytes);
+  let sliceEnd = LOG_ENVELOPE_BYTES + sliceBytes;
   for (const exchange of exchanges) {
-    if (parts.length === limit) {
-      omitted = true;
-      break;
+    if (!log.add(exchange)) break;
+    if (log.used >= sliceEnd) {
+      await pause();
+      sliceEnd = log.used + sliceBytes;
     }
-    const json = JSON.stringify(harEntry(exchange));
-    const bytes = Buffer.byteLength(json) + 1;
-    if (parts.length > 0 && used + bytes > maxBytes) {
-      omitted = true;
-      break;
-    }
-    used += bytes;
-    parts.push(json);
   }
-  parts.reverse();
-  const creator = JSON.stringify({ name: HAR_CREATOR, version });
-  const comment = omitted
-    ? `,"comment":${JSON.stringify(`the newest ${parts.length} matching journal entries; older ones were left out (limit or size)`)}`
-    : '';
-  return {
-    json: `{"log":{"version":"1.2","creator":${creator},"pages":[],"entries":[${parts.join(',')}]${comment}}}`,
-    count: parts.length,
-    omitted,
-  };
+  return log.finish(version);
 }
 
 let version: string | undefined;

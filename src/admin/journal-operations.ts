@@ -2,11 +2,18 @@
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { bodiesArrived } from '../http/journal.js';
+import { yieldTurn } from '../http/large-body-lane.js';
 import type { JsonSchema } from '../operations/types.js';
-import { HAR_BYTES, JOURNAL_PAGE_BYTES, UnknownJournalCursor, type JournalFilter } from '../protocol/request-journal.js';
+import {
+  HAR_BYTES,
+  JOURNAL_PAGE_BYTES,
+  JOURNAL_PAGE_SLICE_BYTES,
+  UnknownJournalCursor,
+  type JournalFilter,
+} from '../protocol/request-journal.js';
 import type { HarDocument, HarQuery, JournalEntry, ListPage } from './api-types.js';
 import { deletedCountSchema, harSchema, journalEntrySchema, listSchema } from './answer-schemas.js';
-import { harLog, packageVersion } from './har-log.js';
+import { harLogInSlices, packageVersion } from './har-log.js';
 import { adminOperation, JsonText } from './route-kit.js';
 
 /** `limit` bounds of the journal listing: more than the API's 100, since tests read whole runs. */
@@ -65,7 +72,8 @@ export const JOURNAL_OPERATIONS = [
       try {
         // Each entry was serialized once to measure the page (at most JOURNAL_PAGE_BYTES whatever the
         // `limit`, so no listing holds the event loop or the heap hostage): sent as it is.
-        const page = journal.listPage(filter, JOURNAL_PAGE_BYTES - PAGE_ENVELOPE_BYTES);
+        // Built in slices of JOURNAL_PAGE_SLICE_BYTES, a turn of the event loop each.
+        const page = await journal.listPageInSlices(filter, JOURNAL_PAGE_BYTES - PAGE_ENVELOPE_BYTES, yieldTurn, JOURNAL_PAGE_SLICE_BYTES);
         return new JsonText<ListPage<JournalEntry>>(`{"object":"list","data":[${page.json.join(',')}],"has_more":${page.has_more}}`);
       } catch (error) {
         if (!(error instanceof UnknownJournalCursor)) throw error;
@@ -101,7 +109,11 @@ export const JOURNAL_OPERATIONS = [
         ...(query.operation_id === undefined ? {} : { operation_id: query.operation_id }),
       };
       // Serialized once, to be measured as it is built, and sent as it is.
-      return new JsonText<HarDocument>(harLog(journal.exchanges(filter), query.limit, packageVersion()).json);
+      // Built in slices of JOURNAL_PAGE_SLICE_BYTES, a turn each; one past the limit tells that older ones were left out.
+      const exchanges = journal.exchangesAcrossTurns(filter, query.limit + 1);
+      return new JsonText<HarDocument>(
+        (await harLogInSlices(exchanges, query.limit, packageVersion(), yieldTurn, JOURNAL_PAGE_SLICE_BYTES)).json,
+      );
     },
   }),
 ];

@@ -20,6 +20,7 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxState } from '../http/context.js';
+import { ANSWER_PIECE_CHARS, reply } from '../http/reply.js';
 import type { JsonSchema } from '../operations/types.js';
 import { compileQuerySchema, compileSchema, validateBody, validateQuery } from '../operations/validation.js';
 import type { AdminRouteKey, RouteAnswer, RouteBody, RouteParams, RouteQuery } from './api-types.js';
@@ -141,14 +142,29 @@ function serve(operation: AdminOperation): (ctx: SandboxContext) => Promise<void
     const answer = await operation.handler(ctx, request);
     // A declared body nobody read would be accepted unchecked: a declaration bug, loud in every test.
     if (bodySchema && !bodyRead) throw new Error(`admin route ${operation.route} declares a body it never reads`);
-    if (answer instanceof JsonText) {
+    const text = answer instanceof JsonText ? answer.text : isPlainJson(answer) ? JSON.stringify(answer) : undefined;
+    // A long answer (a journal page, an account with megabyte records) leaves through the sandbox's
+    // writer, in pieces of a turn each (src/http/reply.ts): Koa wrote it whole, 1-2 MiB in one turn.
+    if (text !== undefined && text.length > ANSWER_PIECE_CHARS) {
+      // The status on the context too: the route fallback reads it to tell an answered route from none.
+      ctx.status = operation.answer.status;
+      return reply(ctx, operation.answer.status, text, text);
+    }
+    if (text !== undefined) {
       ctx.type = 'application/json';
-      ctx.body = answer.text;
+      ctx.body = text;
     } else {
       ctx.body = answer;
     }
     if (operation.answer.status !== 200) ctx.status = operation.answer.status;
   };
+}
+
+/** A JSON object or array, serialized here as Koa would (anything else is left to Koa). */
+function isPlainJson(answer: unknown): answer is object {
+  if (answer === null || typeof answer !== 'object') return false;
+  const prototype = Object.getPrototypeOf(answer) as unknown;
+  return Array.isArray(answer) || prototype === Object.prototype || prototype === null;
 }
 
 /** A route without a body: any member is unknown (json-body.ts made an absent or empty body `{}`). */

@@ -21,6 +21,7 @@ import { isWrite } from '../operations/types.js';
 import type { Next, SandboxContext, SandboxMiddleware } from './context.js';
 import type { IdempotencyLookup, StoredResponse } from '../protocol/idempotency-store.js';
 import { requestTime } from './identify-caller.js';
+import { hasLargeBody, yieldTurn } from './large-body-lane.js';
 import { reply, stageHeader, stageHeaders } from './reply.js';
 import { replyText } from './wire.js';
 
@@ -162,6 +163,8 @@ async function idempotent(ctx: SandboxContext, next: Next, key: string | string[
   if (!store) throw new Error('idempotency must run after authenticate');
   ctx.state.idempotencyKey = value;
   const fingerprint = fingerprintOf(ctx);
+  // Hashing a large body took this turn; the operation runs in the next.
+  if (hasLargeBody(ctx)) await yieldTurn();
   // The account was reset or deleted while the body arrived: the request finishes against the state
   // it started in (contract §4.1), and its key is not remembered in the account that replaced it.
   if (!ctx.state.world.store.holds(store)) {

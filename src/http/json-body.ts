@@ -118,6 +118,9 @@ export function jsonBody() {
     } else {
       request.body = parseObject(text);
       request.rawBody = text;
+      // Decoding and parsing a large body took this turn; validating it and running the operation
+      // (which weighs what it stores) take the next.
+      if (text.length > LARGE_BODY_BYTES) await yieldTurn();
     }
     await next();
   };

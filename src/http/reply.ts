@@ -41,6 +41,12 @@ export const ANSWER_PIECE_CHARS = 256 * 1024;
 
 /** Whether the whole answer was handed to the socket (false: the client went away between pieces). */
 async function write(res: ServerResponse, method: string, answer: Reply, headers: HeaderList): Promise<boolean> {
+  if (answer.text !== undefined && answer.text.length > ANSWER_PIECE_CHARS) {
+    // Measuring a long answer's UTF-8 length for its head (flattening it first when it was built
+    // by joining, as a journal page is) walks it whole: in a turn after the one that made it.
+    await yieldTurn();
+    if (res.destroyed) return false;
+  }
   const text = writeHead(res, answer, headers);
   // HEAD gets the headers of the GET, Content-Length included, and no body (RFC 9110 §9.3.2).
   if (method === 'HEAD' || text === undefined) res.end();

@@ -11,6 +11,7 @@ import type { SandboxContext, SandboxMiddleware, SandboxState } from './context.
 import { jobFactory } from '../jobs/create.js';
 import { requestTime } from './identify-caller.js';
 import { RequestEvents } from './publish-events.js';
+import { hasLargeBody, yieldTurn } from './large-body-lane.js';
 import { reply } from './reply.js';
 import { RouteTable } from './route-table.js';
 import { successSerializer } from '../operations/serializer.js';
@@ -87,6 +88,10 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
       events: new RequestEvents(ctx),
     });
     if (result instanceof Promise) return result.then((settled) => write(ctx, settled));
+    // The answer of a large body (an update echoes it) is serialized in the next turn, not in the
+    // operation's. The store replaces records whole, never in place, so the view the handler returned
+    // reads the same a turn later.
+    if (hasLargeBody(ctx)) return yieldTurn().then(() => write(ctx, result));
     write(ctx, result);
     return Promise.resolve();
   };

@@ -12,6 +12,11 @@ export class Page {
   private used = 0;
   constructor(private readonly max: number) {}
 
+  /** The UTF-8 bytes of the entries' JSON so far (with a separator each). */
+  get bytes(): number {
+    return this.used;
+  }
+
   /** Adds `entry` when it fits; false when the page is full. */
   add(entry: JournalEntry): boolean {
     if (this.max === Infinity) {

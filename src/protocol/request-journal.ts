@@ -10,7 +10,7 @@
  * or from a deep cursor costs O(log n + page).
  *
  * Its parts live beside it (the entry and its ring place: journal-entry.ts; headers: journal-headers.ts;
- * a listing page: journal-page.ts; the indexes: journal-index.ts). What stays here, about 410
+ * a listing page: journal-page.ts; the indexes: journal-index.ts). What stays here, about 490
  * lines, is one piece of state kept whole on purpose: the ring, the byte budget and the indexes
  * change together on every arrival, answer, drop and clear, and splitting them would expose the
  * invariants that tie them (weights summed, places reused, indexes pointing at live places).
@@ -62,6 +62,12 @@ export const DEFAULT_JOURNAL_BUDGET = 64 * 1024 * 1024;
  * 2 MiB keeps a page near the ~50 ms a turn may take.
  */
 export const JOURNAL_PAGE_BYTES = 2 * 1024 * 1024;
+/**
+ * A listing page is built in slices of about this many UTF-8 bytes of entries' JSON, a turn of the
+ * event loop each (`listPageInSlices`): ~2-5 ms of CPU a slice, where the whole 2 MiB page took
+ * 40-90 ms under a flood (measured in the sandbox's process, 1 MB PATCHes, a shared 2-core machine).
+ */
+export const JOURNAL_PAGE_SLICE_BYTES = 256 * 1024;
 /** The UTF-8 bytes of a HAR export at most: a download when a test failed, not a poll, so it keeps more. */
 export const HAR_BYTES = 8 * 1024 * 1024;
 /**
@@ -338,6 +344,48 @@ export class RequestJournal {
   }
 
   /**
+   * `listPage` built across turns of the event loop: after each `sliceBytes` of entries' JSON it
+   * awaits `pause` (the caller's yield), so a page of large bodies' heads (2 MiB, 40-90 ms of CPU
+   * in one turn under a flood) never holds every tenant for more than a slice. The entries are the
+   * matches of the instant it is called (their tickets taken at once); one that leaves the journal
+   * meanwhile (dropped by the budget, its place reused, its account reset) is left out, as it would
+   * be from a page asked a moment later. Errors (an unknown cursor) are thrown before any pause.
+   */
+  async listPageInSlices(filter: JournalFilter, maxBytes: number, pause: () => Promise<void>, sliceBytes: number): Promise<JournalPage> {
+    const newer = filter.ending_before !== undefined;
+    const cursor = newer ? filter.ending_before! : filter.starting_after;
+    let from: number | undefined;
+    if (cursor !== undefined) {
+      from = this.cursorTicket(cursor);
+      if (from === undefined) throw new UnknownJournalCursor(cursor);
+    }
+    // One match past the limit tells `has_more`; the tickets alone are taken now (a number each).
+    const tickets: number[] = [];
+    const walk = this.index.narrowest(filter);
+    for (const ticket of newer ? walk.ascending(from!) : walk.descending(from)) {
+      if (!matches(this.slotOf(ticket)!, filter)) continue;
+      tickets.push(ticket);
+      if (tickets.length > filter.limit) break;
+    }
+    const page = new Page(maxBytes);
+    let has_more = tickets.length > filter.limit;
+    let sliceEnd = sliceBytes;
+    for (const ticket of tickets.slice(0, filter.limit)) {
+      if (page.bytes >= sliceEnd) {
+        await pause();
+        sliceEnd = page.bytes + sliceBytes;
+      }
+      const slot = this.slotOf(ticket);
+      if (!slot?.answered || !matches(slot, filter)) continue;
+      if (!page.add(slot.entry())) {
+        has_more = true;
+        break;
+      }
+    }
+    return newer ? { data: page.data.reverse(), json: page.json.reverse(), has_more } : { data: page.data, json: page.json, has_more };
+  }
+
+  /**
    * The matches newer than `cursor`, the `limit` nearest to it (and within `maxBytes`), newest
    * first; `has_more` when newer ones were left out. Walks up from the cursor in the narrowest
    * index, so a poll costs O(log n + new).
@@ -367,6 +415,28 @@ export class RequestJournal {
     for (const ticket of this.index.narrowest(full).descending(undefined)) {
       const slot = this.slotOf(ticket)!;
       if (matches(slot, full)) yield slot.exchange();
+    }
+  }
+
+  /**
+   * `exchanges`, safe to read across turns of the event loop: the tickets of the newest `max`
+   * matches are taken now (a number each), and each exchange is made when it is read, from an entry
+   * still kept; one that left the journal meanwhile (dropped, its place reused, its account reset)
+   * is skipped. The journal's indexes are never walked across a pause.
+   */
+  *exchangesAcrossTurns(
+    filter: Omit<JournalFilter, 'limit' | 'starting_after' | 'ending_before'>,
+    max: number,
+  ): Generator<JournalExchange> {
+    const full: JournalFilter = { ...filter, limit: Infinity };
+    const tickets: number[] = [];
+    for (const ticket of this.index.narrowest(full).descending(undefined)) {
+      if (tickets.length >= max) break;
+      if (matches(this.slotOf(ticket)!, full)) tickets.push(ticket);
+    }
+    for (const ticket of tickets) {
+      const slot = this.slotOf(ticket);
+      if (slot?.answered && matches(slot, full)) yield slot.exchange();
     }
   }
 
