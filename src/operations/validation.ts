@@ -16,8 +16,14 @@ import type { JsonSchema, OperationDef } from './types.js';
 type AjvModule = typeof import('ajv');
 type AddFormats = (ajv: Ajv) => Ajv;
 
+let ajvModules: { Ajv: AjvModule['Ajv']; addFormats: AddFormats } | undefined;
+
 /** ajv and ajv-formats, loaded at the first compile, not at start-up (see require-here.ts). */
 function loadAjv(): { Ajv: AjvModule['Ajv']; addFormats: AddFormats } {
+  return (ajvModules ??= requireAjv());
+}
+
+function requireAjv(): { Ajv: AjvModule['Ajv']; addFormats: AddFormats } {
   /* eslint-disable @typescript-eslint/no-require-imports -- literal calls the bundler resolves; see require-here.ts */
   const [ajv, formats] = (
     typeof require === 'function' ? [require('ajv'), require('ajv-formats')] : [requireHere('ajv'), requireHere('ajv-formats')]
@@ -26,7 +32,21 @@ function loadAjv(): { Ajv: AjvModule['Ajv']; addFormats: AddFormats } {
   return { Ajv: ajv.Ajv, addFormats: formats.default ?? formats };
 }
 
-function createAjv(coerce: boolean, checking: { allErrors: boolean; useDefaults: boolean } = { allErrors: true, useDefaults: true }): Ajv {
+interface Checking {
+  allErrors: boolean;
+  useDefaults: boolean;
+  /**
+   * Whether each schema is first checked against the JSON Schema meta-schema. The first such check
+   * compiles the meta-schema itself, ~35 ms in one turn (3/4 of a first compile): worth it for
+   * schemas users write (scenario params), not for the sandbox's own declarations, which
+   * test/operations/declarations.test.ts checks against the meta-schema instead.
+   */
+  validateSchema: boolean;
+}
+
+const REQUEST_CHECKING: Checking = { allErrors: true, useDefaults: true, validateSchema: true };
+
+function createAjv(coerce: boolean, checking: Checking = REQUEST_CHECKING): Ajv {
   const { Ajv, addFormats } = loadAjv();
   const ajv = new Ajv({ strict: true, coerceTypes: coerce, allowUnionTypes: true, ...checking });
   addFormats(ajv);
@@ -44,6 +64,10 @@ function createAjv(coerce: boolean, checking: { allErrors: boolean; useDefaults:
 let queryAjv: Ajv | undefined;
 let bodyAjv: Ajv | undefined;
 let dataAjv: Ajv | undefined;
+/** The sandbox's own schemas (operations, admin routes): compiled without the meta-schema check. */
+const DECLARED: Checking = { ...REQUEST_CHECKING, validateSchema: false };
+let declaredQueryAjv: Ajv | undefined;
+let declaredBodyAjv: Ajv | undefined;
 
 export interface OperationValidators {
   query?: ValidateFunction;
@@ -61,9 +85,9 @@ export function validatorsFor(op: OperationDef): OperationValidators {
   try {
     // A query schema without properties admits no parameter at all: `validateQuery` without a
     // validator says exactly that, so such operations (GET /status) never need ajv.
-    if (op.query && hasProperties(op.query)) validators.query = (queryAjv ??= createAjv(true)).compile(op.query);
-    if (op.params) validators.params = (queryAjv ??= createAjv(true)).compile(op.params);
-    if (op.body) validators.body = (bodyAjv ??= createAjv(false)).compile(op.body);
+    if (op.query && hasProperties(op.query)) validators.query = compileDeclaredQuerySchema(op.query);
+    if (op.params) validators.params = compileDeclaredQuerySchema(op.params);
+    if (op.body) validators.body = compileDeclaredSchema(op.body);
   } catch (error) {
     throw new Error(`Invalid schema in operation ${op.operationId} (${op.method} ${op.path}): ${(error as Error).message}`);
   }
@@ -75,7 +99,125 @@ function hasProperties(schema: JsonSchema): boolean {
   return Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}).length > 0 || schema.additionalProperties !== false;
 }
 
-/** A schema compiled with the body (non-coercing) instance: for response checks in tests. */
+/** Whether an operation's validators are compiled already (start-up's background compile skips those). */
+export function validatorsCompiled(op: OperationDef): boolean {
+  return compiled.has(op);
+}
+
+/**
+ * Loads ajv, then makes each instance the sandbox's own schemas compile with, if not done yet: the
+ * first steps of the background work after start-up (src/warm-up.ts), one turn each (loading ajv,
+ * the longest, ~15 ms).
+ */
+export const DECLARED_COMPILER_STEPS: readonly (() => void)[] = [
+  () => void loadAjv(),
+  () => void (declaredQueryAjv ??= createAjv(true, DECLARED)),
+  () => void (declaredBodyAjv ??= createAjv(false, DECLARED)),
+];
+
+/**
+ * One of the sandbox's own body schemas (an operation's, an admin route's), compiled without the
+ * meta-schema check, and split where it is large (see `splitCompile`).
+ */
+export function compileDeclaredSchema(schema: JsonSchema): ValidateFunction {
+  return splitCompile(schema, (part) => (declaredBodyAjv ??= createAjv(false, DECLARED)).compile(part));
+}
+
+/**
+ * An object schema larger than this (as JSON) has its largest members compiled apart, each when a
+ * body first has it.
+ * `POST /__admin/accounts` declares `template` and `pinned` (~12 KB together): compiled whole, its
+ * validator took ~6 times a small route's, in one turn, even for `{"plan": "paid"}`.
+ */
+const SPLIT_BYTES = 2048;
+
+/** The parts a split validator compiles on first use: start-up's background work compiles them ahead, one a turn. */
+const LATER_PARTS = Symbol('later parts');
+type Later = () => ValidateFunction;
+type SplitValidate = ValidateFunction & { [LATER_PARTS]?: Later[] };
+
+/** The parts of `validate` not compiled yet, each a thunk that compiles it (and may have parts of its own). */
+export function uncompiledParts(validate: ValidateFunction): Later[] {
+  return (validate as SplitValidate)[LATER_PARTS]?.filter((part) => !compiledParts.has(part)) ?? [];
+}
+const compiledParts = new WeakSet<Later>();
+
+/**
+ * The members of an object schema over SPLIT_BYTES to compile apart: the largest first, until what
+ * is left is within SPLIT_BYTES (`pinned`, ~8 KB, is many lists of ~1 KB each: split, each list apart).
+ */
+function largestMembers(schema: JsonSchema): [string, JsonSchema][] {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (schema.type !== 'object' || !properties) return [];
+  let left = JSON.stringify(schema).length;
+  if (left <= SPLIT_BYTES) return [];
+  const bySize = Object.entries(properties)
+    .map(([name, member]) => ({ name, member, bytes: JSON.stringify(member).length }))
+    .sort((a, b) => b.bytes - a.bytes);
+  const apart: [string, JsonSchema][] = [];
+  for (const { name, member, bytes } of bySize) {
+    // A member this small costs about what its reduced stand-in does.
+    if (left <= SPLIT_BYTES || bytes < 256) break;
+    apart.push([name, member]);
+    left -= bytes;
+  }
+  return apart;
+}
+
+/**
+ * Compiles an object schema whose large members are validated apart: the rest compiles now with
+ * each large member reduced to its `type`; a large member's own validator (split the same way) is
+ * compiled the first time a body has it, and its errors are reported at its path, as a whole
+ * schema's would be (same keywords, same paths: the 400/422 a body gets is unchanged, the failing
+ * members listed in declaration order). A body without the member never pays for its schema.
+ */
+function splitCompile(schema: JsonSchema, compile: (schema: JsonSchema) => ValidateFunction): ValidateFunction {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  const large = largestMembers(schema);
+  if (large.length === 0) return compile(schema);
+  const reduced = Object.fromEntries(large.map(([name, member]) => [name, member.type === undefined ? {} : { type: member.type }]));
+  const outer = compile({ ...schema, properties: { ...properties, ...reduced } });
+  const parts = large.map(([name, member]) => {
+    let validate: ValidateFunction | undefined;
+    const later: Later = () => {
+      if (!validate) {
+        validate = splitCompile(member, compile);
+        compiledParts.add(later);
+      }
+      return validate;
+    };
+    return { name, later };
+  });
+  const names = Object.keys(properties ?? {});
+  const split = ((data: unknown): boolean => {
+    let valid = outer(data);
+    const errors = [...(outer.errors ?? [])];
+    const body = data as Record<string, unknown>;
+    for (const { name, later } of parts) {
+      if (body === null || typeof body !== 'object' || body[name] === undefined) continue;
+      // A member of the wrong type is already reported by the outer validator, as the whole schema would.
+      if (errors.some((error) => error.instancePath === `/${name}` && error.keyword === 'type')) continue;
+      const validate = later();
+      if (validate(body[name])) continue;
+      valid = false;
+      for (const error of validate.errors ?? []) errors.push({ ...error, instancePath: `/${name}${error.instancePath}` });
+    }
+    // In declaration order, as one compiled schema lists them.
+    const order = (error: ErrorObject) => names.indexOf(error.instancePath.split('/')[1] ?? '');
+    split.errors = valid ? null : errors.sort((a, b) => order(a) - order(b));
+    return valid;
+  }) as SplitValidate;
+  split.schema = schema;
+  split[LATER_PARTS] = parts.map((part) => part.later);
+  return split;
+}
+
+/** One of the sandbox's own query (or path) schemas, coercing, compiled without the meta-schema check. */
+export function compileDeclaredQuerySchema(schema: JsonSchema): ValidateFunction {
+  return (declaredQueryAjv ??= createAjv(true, DECLARED)).compile(schema);
+}
+
+/** A schema compiled with the body (non-coercing) instance, checked against the meta-schema first: for users' schemas and tests. */
 export function compileSchema(schema: JsonSchema): ValidateFunction {
   bodyAjv ??= createAjv(false);
   return bodyAjv.compile(schema);
@@ -87,11 +229,12 @@ export function compileSchema(schema: JsonSchema): ValidateFunction {
  * make one error object per item) and fills no defaults (data sent back is taken as it is or refused).
  */
 export function compileDataSchema(schema: JsonSchema): ValidateFunction {
-  dataAjv ??= createAjv(false, { allErrors: false, useDefaults: false });
+  // The snapshot's record schemas are the sandbox's own: no meta-schema check.
+  dataAjv ??= createAjv(false, { allErrors: false, useDefaults: false, validateSchema: false });
   return dataAjv.compile(schema);
 }
 
-/** A schema compiled with the coercing (query) instance: for values that arrive as text. */
+/** A schema compiled with the coercing (query) instance, checked against the meta-schema first: for users' values that arrive as text. */
 export function compileQuerySchema(schema: JsonSchema): ValidateFunction {
   queryAjv ??= createAjv(true);
   return queryAjv.compile(schema);
