@@ -201,14 +201,36 @@ export class RequestIdGenerator {
  * a name other than `require` keeps the bundler from inlining it (scripts/build-dist.mjs).
  */
 const loadModule = createRequire(import.meta.url);
+const ENGLISH_FAKER = '@faker-js/faker/locale/en';
 let englishFaker: Faker | undefined;
+
+/**
+ * Loads faker ahead of its first use, asynchronously: `require` compiles and runs its ~420 KB in one
+ * turn (~40 ms), which the first request that derives an account's records would otherwise wait
+ * for, with every other tenant's request behind it. `import()` reads and compiles its two files in
+ * turns of their own. Start-up's background work calls it after listen (src/warm-up.ts); a failure
+ * leaves the synchronous load to the first use, as before. Same module instance either way (Node's
+ * `require` of an ES module shares the import cache).
+ */
+export async function preloadFaker(): Promise<void> {
+  if (englishFaker) return;
+  // A variable, not a literal: the bundler leaves the import to Node, which finds the package beside the bundle.
+  const specifier = ENGLISH_FAKER;
+  const loaded = (await import(specifier)) as { faker: Faker };
+  englishFaker ??= loaded.faker;
+}
+
+/** Whether faker is loaded (tests of start-up's background work). */
+export function fakerLoaded(): boolean {
+  return englishFaker !== undefined;
+}
 
 /**
  * Seeded fake data. The instance is shared: seed it and use it synchronously, in one go, which is
  * how every generator here runs (no await between seeding and the last draw).
  */
 export function seededFaker(...seedParts: Array<string | number>): Faker {
-  englishFaker ??= (loadModule('@faker-js/faker/locale/en') as { faker: Faker }).faker;
+  englishFaker ??= (loadModule(ENGLISH_FAKER) as { faker: Faker }).faker;
   englishFaker.seed(deriveSeed(...seedParts));
   return englishFaker;
 }
