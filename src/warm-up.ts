@@ -16,15 +16,11 @@
 import { compileAdminSchemas } from './admin/route-kit.js';
 import { ADMIN_OPERATIONS } from './admin/operations.js';
 import type { OperationDef } from './operations/types.js';
-import { DECLARED_COMPILER_STEPS, uncompiledParts, validatorsCompiled, validatorsFor } from './operations/validation.js';
+import { DECLARED_COMPILER_STEPS, validatorsCompiled, validatorsFor } from './operations/validation.js';
 import { preloadFaker } from './random.js';
 import { OPERATIONS } from './resources/index.js';
 
-/**
- * A step of the background work: synchronous and short, or a promise whose own turns are short. A
- * step may return more steps (the parts of a large schema), which run next, each in its own turn
- * or slice.
- */
+/** A step of the background work: synchronous and short, or a promise whose own turns are short. */
 export type WarmUpStep = () => unknown;
 
 /** Steps run in one slice until this much time has gone (always at least one step per slice). */
@@ -55,21 +51,13 @@ export function warmUpSteps(operations: readonly OperationDef[] = OPERATIONS): W
     () => globalThis.ReadableStream,
     () => globalThis.Response,
     ...DECLARED_COMPILER_STEPS,
+    // The large members of a split body schema (POST /__admin/accounts' `template` and `pinned`,
+    // a third of the whole compile) are left to the first body that has them.
     ...operations.map((op) => () => {
-      if (validatorsCompiled(op)) return [];
-      const { body } = validatorsFor(op);
-      return body ? uncompiledParts(body).map(partStep) : [];
+      if (!validatorsCompiled(op)) validatorsFor(op);
     }),
-    ...ADMIN_OPERATIONS.map((operation) => () => compileAdminSchemas(operation).map(partStep)),
+    ...ADMIN_OPERATIONS.map((operation) => () => compileAdminSchemas(operation)),
   ];
-}
-
-/** A part of a split schema as a step: compiling it may leave parts of its own. */
-function partStep(compile: () => unknown): WarmUpStep {
-  return () => {
-    const validate = compile();
-    return uncompiledParts(validate as Parameters<typeof uncompiledParts>[0]).map(partStep);
-  };
 }
 
 /** Runs `steps` in slices of at most ~SLICE_MS (one step at least), each slice a `setImmediate` turn, after `delayMs`. */
@@ -95,7 +83,6 @@ export function warmUp(initial: readonly WarmUpStep[] = warmUpSteps(), delayMs =
         // A failing compile fails again, with its message, in the request that needs it.
         result = undefined;
       }
-      if (Array.isArray(result)) steps.splice(next, 0, ...(result as WarmUpStep[]));
       if (result instanceof Promise) {
         // Its own turns come in between; the next slice waits for it.
         void result.then(schedule, schedule);

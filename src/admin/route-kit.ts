@@ -21,13 +21,7 @@ import { ApiError } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxState } from '../http/context.js';
 import type { JsonSchema } from '../operations/types.js';
-import {
-  compileDeclaredQuerySchema,
-  compileDeclaredSchema,
-  uncompiledParts,
-  validateBody,
-  validateQuery,
-} from '../operations/validation.js';
+import { compileDeclaredQuerySchema, compileDeclaredSchema, validateBody, validateQuery } from '../operations/validation.js';
 import type { AdminRouteKey, RouteAnswer, RouteBody, RouteParams, RouteQuery } from './api-types.js';
 
 export type AdminMethod = 'get' | 'post' | 'patch' | 'delete';
@@ -170,13 +164,12 @@ function cached(cache: WeakMap<JsonSchema, Validator>, schema: JsonSchema, compi
 
 /**
  * Compiles (once) the schemas of an admin route ahead of its first request: start-up's background
- * work (src/warm-up.ts) calls it one route a turn, then each returned part a turn. A request still
- * compiles its own if it comes first.
+ * work (src/warm-up.ts) calls it one route a turn. A request still compiles its own if it comes
+ * first. The large members of a split body schema stay for the first body that has them.
  */
-export function compileAdminSchemas(operation: Pick<AdminOperation, 'body' | 'query'>): (() => unknown)[] {
+export function compileAdminSchemas(operation: Pick<AdminOperation, 'body' | 'query'>): void {
+  if (operation.body) cached(bodyValidators, operation.body, compileDeclaredSchema);
   if (operation.query) cached(queryValidators, operation.query, compileDeclaredQuerySchema);
-  // A large body schema compiles its large members apart, on first use: these are the thunks that do it.
-  return operation.body ? uncompiledParts(cached(bodyValidators, operation.body, compileDeclaredSchema)) : [];
 }
 
 /** The JSON body, checked against `schema` (an absent body is `{}`). */

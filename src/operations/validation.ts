@@ -131,12 +131,12 @@ export function compileDeclaredSchema(schema: JsonSchema): ValidateFunction {
  */
 const SPLIT_BYTES = 2048;
 
-/** The parts a split validator compiles on first use: start-up's background work compiles them ahead, one a turn. */
+/** The parts a split validator compiles on first use. */
 const LATER_PARTS = Symbol('later parts');
 type Later = () => ValidateFunction;
 type SplitValidate = ValidateFunction & { [LATER_PARTS]?: Later[] };
 
-/** The parts of `validate` not compiled yet, each a thunk that compiles it (and may have parts of its own). */
+/** The parts of `validate` not compiled yet (what a body with those members would compile): for tests. */
 export function uncompiledParts(validate: ValidateFunction): Later[] {
   return (validate as SplitValidate)[LATER_PARTS]?.filter((part) => !compiledParts.has(part)) ?? [];
 }
