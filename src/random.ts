@@ -205,19 +205,18 @@ const ENGLISH_FAKER = '@faker-js/faker/locale/en';
 let englishFaker: Faker | undefined;
 
 /**
- * Loads faker ahead of its first use, asynchronously: `require` compiles and runs its ~420 KB in one
- * turn (~40 ms), which the first request that derives an account's records would otherwise wait
- * for, with every other tenant's request behind it. `import()` reads and compiles its two files in
- * turns of their own. Start-up's background work calls it after listen (src/warm-up.ts); a failure
- * leaves the synchronous load to the first use, as before. Same module instance either way (Node's
- * `require` of an ES module shares the import cache).
+ * Loads faker ahead of its first use: start-up's background work calls it after listen
+ * (src/warm-up.ts), so the first request that derives an account's records does not load it
+ * (~25-40 ms in one turn) with every other tenant's request behind it. Synchronous, like the first
+ * use: an `import()` in flight makes a `require` of the same module by a request meanwhile throw,
+ * so the module cannot be read in turns of its own while requests may derive records.
  */
-export async function preloadFaker(): Promise<void> {
-  if (englishFaker) return;
-  // A variable, not a literal: the bundler leaves the import to Node, which finds the package beside the bundle.
-  const specifier = ENGLISH_FAKER;
-  const loaded = (await import(specifier)) as { faker: Faker };
-  englishFaker ??= loaded.faker;
+export function loadFaker(): void {
+  englishFakerLoaded();
+}
+
+function englishFakerLoaded(): Faker {
+  return (englishFaker ??= (loadModule(ENGLISH_FAKER) as { faker: Faker }).faker);
 }
 
 /** Whether faker is loaded (tests of start-up's background work). */
@@ -230,7 +229,7 @@ export function fakerLoaded(): boolean {
  * how every generator here runs (no await between seeding and the last draw).
  */
 export function seededFaker(...seedParts: Array<string | number>): Faker {
-  englishFaker ??= (loadModule(ENGLISH_FAKER) as { faker: Faker }).faker;
-  englishFaker.seed(deriveSeed(...seedParts));
-  return englishFaker;
+  const faker = englishFakerLoaded();
+  faker.seed(deriveSeed(...seedParts));
+  return faker;
 }

@@ -6,7 +6,7 @@
  * Without it each of these ran inside the first request that needed it, in one turn of the event
  * loop (up to ~100 ms for a first GET of seeded records: faker's load, ajv's, the compile), and
  * every other tenant's request waited behind that turn. Now a slice is at most a few ms of steps, or
- * one longer step (loading ajv or Node's fetch, ~15-20 ms) and the slices are `setImmediate` callbacks, so the requests that
+ * one longer step (loading faker, ajv or Node's fetch, ~15-40 ms each) and the slices are `setImmediate` callbacks, so the requests that
  * arrived meanwhile are read and answered between two of them. A request that comes before its
  * operation's turn compiles that operation's validators alone (src/http/router.ts), as before.
  *
@@ -17,7 +17,7 @@ import { compileAdminSchemas } from './admin/route-kit.js';
 import { ADMIN_OPERATIONS } from './admin/operations.js';
 import type { OperationDef } from './operations/types.js';
 import { DECLARED_COMPILER_STEPS, validatorsCompiled, validatorsFor } from './operations/validation.js';
-import { preloadFaker } from './random.js';
+import { loadFaker } from './random.js';
 import { OPERATIONS } from './resources/index.js';
 
 /** A step of the background work: synchronous and short, or a promise whose own turns are short. */
@@ -44,8 +44,7 @@ export interface WarmUp {
 /** The sandbox's background steps: faker, ajv, then each operation's and admin route's validators. */
 export function warmUpSteps(operations: readonly OperationDef[] = OPERATIONS): WarmUpStep[] {
   return [
-    // Asynchronous: its file reads and compiles come back as turns of their own.
-    () => preloadFaker().catch(() => undefined),
+    loadFaker,
     // Koa checks every object body against these globals, which Node defines lazily: `Response`
     // loads Node's fetch (undici), ~20-70 ms in one turn, in the first admin answer otherwise.
     () => globalThis.ReadableStream,
