@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_OPERATIONS } from '../../src/admin/operations.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import type { JsonSchema } from '../../src/operations/types.js';
-import { compileDeclaredSchema, compileSchema, uncompiledParts, validateBody } from '../../src/operations/validation.js';
+import { uncompiledParts } from '../../src/operations/split-schema.js';
+import { compileDeclaredSchema, compileSchema, validateBody } from '../../src/operations/validation.js';
 
 const createAccountBody = ADMIN_OPERATIONS.find((operation) => operation.route === 'POST /accounts')!.body as JsonSchema;
 
