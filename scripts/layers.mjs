@@ -43,7 +43,11 @@ export const LAYERS = [
   { name: 'http', why: 'middlewares, /v1 router, response writer', units: ['http/'] },
   { name: 'openapi', why: 'the OpenAPI document of /v1', units: ['openapi/'] },
   { name: 'admin', why: '/__admin as declarations, its OpenAPI document and its client', units: ['admin/'] },
-  { name: 'app', why: 'createApp: the middleware order', units: ['app.ts', 'graceful-close.ts'] },
+  {
+    name: 'app',
+    why: 'createApp: the middleware order; the one-off work left for after listen',
+    units: ['app.ts', 'graceful-close.ts', 'warm-up.ts'],
+  },
   { name: 'server', why: 'startMockServer; useTenant for vitest files', units: ['server.ts', 'vitest-tenant.ts'] },
   { name: 'entry points', why: 'the CLI and the package exports', units: ['cli.ts', 'index.ts', 'vitest.ts'] },
 ];

@@ -8,6 +8,7 @@ import { answerClientErrors, requireHostHeader } from './http/client-error.js';
 import { coverageView } from './admin/coverage-operations.js';
 import { findingsSettled, reportFindingsOf } from './report/findings-source.js';
 import { writeReport } from './report/report.js';
+import { warmUp } from './warm-up.js';
 
 export type { CloseReport };
 
@@ -51,6 +52,8 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
       resolve();
     });
   });
+  // Listening: what the first requests do not need (faker, ajv, the validators) is prepared now, in idle slices.
+  const background = warmUp();
   const address = server.address() as AddressInfo;
   const bound = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   // "All interfaces" is no address to connect to: the same machine's loopback reaches it.
@@ -65,6 +68,7 @@ export async function startMockServer(options: CreateAppOptions = {}): Promise<M
     app,
     server,
     close: () => {
+      background.stop();
       // Held on purpose (`no-response`), not in flight: closed at once rather than waited for.
       app.heldConnections.closeAll();
       // Artificial delays end now and their requests are answered (contract §1: in-flight requests finish).

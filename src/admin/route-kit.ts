@@ -22,7 +22,7 @@ import { MESSAGES } from '../errors/messages.js';
 import type { SandboxContext, SandboxState } from '../http/context.js';
 import { ANSWER_PIECE_CHARS, reply } from '../http/reply.js';
 import type { JsonSchema } from '../operations/types.js';
-import { compileQuerySchema, compileSchema, validateBody, validateQuery } from '../operations/validation.js';
+import { compileDeclaredQuerySchema, compileDeclaredSchema, validateBody, validateQuery } from '../operations/validation.js';
 import type { AdminRouteKey, RouteAnswer, RouteBody, RouteParams, RouteQuery } from './api-types.js';
 
 export type AdminMethod = 'get' | 'post' | 'patch' | 'delete';
@@ -174,25 +174,36 @@ function refuseBody(ctx: SandboxContext): void {
   if (first !== undefined) throw new ApiError('parameter_unknown', { param: first, message: MESSAGES.bodylessRoute(first) });
 }
 
-const bodyValidators = new WeakMap<JsonSchema, ReturnType<typeof compileSchema>>();
-const queryValidators = new WeakMap<JsonSchema, ReturnType<typeof compileSchema>>();
+type Validator = ReturnType<typeof compileDeclaredSchema>;
+const bodyValidators = new WeakMap<JsonSchema, Validator>();
+const queryValidators = new WeakMap<JsonSchema, Validator>();
 
-function cached(cache: WeakMap<JsonSchema, ReturnType<typeof compileSchema>>, schema: JsonSchema, compile: typeof compileSchema) {
+function cached(cache: WeakMap<JsonSchema, Validator>, schema: JsonSchema, compile: typeof compileDeclaredSchema) {
   let validate = cache.get(schema);
   if (!validate) cache.set(schema, (validate = compile(schema)));
   return validate;
 }
 
+/**
+ * Compiles (once) the schemas of an admin route ahead of its first request: start-up's background
+ * work (src/warm-up.ts) calls it one route a turn. A request still compiles its own if it comes
+ * first. The large members of a split body schema stay for the first body that has them.
+ */
+export function compileAdminSchemas(operation: Pick<AdminOperation, 'body' | 'query'>): void {
+  if (operation.body) cached(bodyValidators, operation.body, compileDeclaredSchema);
+  if (operation.query) cached(queryValidators, operation.query, compileDeclaredQuerySchema);
+}
+
 /** The JSON body, checked against `schema` (an absent body is `{}`). */
 function bodyOf(ctx: SandboxContext, schema: JsonSchema): unknown {
   const body = ((ctx.request as { body?: unknown }).body ?? {}) as Record<string, unknown>;
-  validateBody(cached(bodyValidators, schema, compileSchema), body, schema);
+  validateBody(cached(bodyValidators, schema, compileDeclaredSchema), body, schema);
   return body;
 }
 
 /** The query string, coerced and checked against `schema` (defaults filled in). */
 function queryOf(ctx: SandboxContext, schema: JsonSchema): Record<string, unknown> {
   const query: Record<string, unknown> = { ...ctx.query };
-  validateQuery(cached(queryValidators, schema, compileQuerySchema), query);
+  validateQuery(cached(queryValidators, schema, compileDeclaredQuerySchema), query);
   return query;
 }

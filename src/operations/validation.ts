@@ -11,13 +11,20 @@ import { isInstant } from '../clock/virtual-clock.js';
 import { ApiError, emptyFieldErrors, validationFailed, type FieldErrors } from '../errors/api-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import { requireHere } from './require-here.js';
+import { splitCompile } from './split-schema.js';
 import type { JsonSchema, OperationDef } from './types.js';
 
 type AjvModule = typeof import('ajv');
 type AddFormats = (ajv: Ajv) => Ajv;
 
+let ajvModules: { Ajv: AjvModule['Ajv']; addFormats: AddFormats } | undefined;
+
 /** ajv and ajv-formats, loaded at the first compile, not at start-up (see require-here.ts). */
 function loadAjv(): { Ajv: AjvModule['Ajv']; addFormats: AddFormats } {
+  return (ajvModules ??= requireAjv());
+}
+
+function requireAjv(): { Ajv: AjvModule['Ajv']; addFormats: AddFormats } {
   /* eslint-disable @typescript-eslint/no-require-imports -- literal calls the bundler resolves; see require-here.ts */
   const [ajv, formats] = (
     typeof require === 'function' ? [require('ajv'), require('ajv-formats')] : [requireHere('ajv'), requireHere('ajv-formats')]
@@ -26,7 +33,21 @@ function loadAjv(): { Ajv: AjvModule['Ajv']; addFormats: AddFormats } {
   return { Ajv: ajv.Ajv, addFormats: formats.default ?? formats };
 }
 
-function createAjv(coerce: boolean, checking: { allErrors: boolean; useDefaults: boolean } = { allErrors: true, useDefaults: true }): Ajv {
+interface Checking {
+  allErrors: boolean;
+  useDefaults: boolean;
+  /**
+   * Whether each schema is first checked against the JSON Schema meta-schema. The first such check
+   * compiles the meta-schema itself, ~35 ms in one turn (3/4 of a first compile): worth it for
+   * schemas users write (scenario params), not for the sandbox's own declarations, which
+   * test/operations/declarations.test.ts checks against the meta-schema instead.
+   */
+  validateSchema: boolean;
+}
+
+const REQUEST_CHECKING: Checking = { allErrors: true, useDefaults: true, validateSchema: true };
+
+function createAjv(coerce: boolean, checking: Checking = REQUEST_CHECKING): Ajv {
   const { Ajv, addFormats } = loadAjv();
   const ajv = new Ajv({ strict: true, coerceTypes: coerce, allowUnionTypes: true, ...checking });
   addFormats(ajv);
@@ -44,6 +65,10 @@ function createAjv(coerce: boolean, checking: { allErrors: boolean; useDefaults:
 let queryAjv: Ajv | undefined;
 let bodyAjv: Ajv | undefined;
 let dataAjv: Ajv | undefined;
+/** The sandbox's own schemas (operations, admin routes): compiled without the meta-schema check. */
+const DECLARED: Checking = { ...REQUEST_CHECKING, validateSchema: false };
+let declaredQueryAjv: Ajv | undefined;
+let declaredBodyAjv: Ajv | undefined;
 
 export interface OperationValidators {
   query?: ValidateFunction;
@@ -61,9 +86,9 @@ export function validatorsFor(op: OperationDef): OperationValidators {
   try {
     // A query schema without properties admits no parameter at all: `validateQuery` without a
     // validator says exactly that, so such operations (GET /status) never need ajv.
-    if (op.query && hasProperties(op.query)) validators.query = (queryAjv ??= createAjv(true)).compile(op.query);
-    if (op.params) validators.params = (queryAjv ??= createAjv(true)).compile(op.params);
-    if (op.body) validators.body = (bodyAjv ??= createAjv(false)).compile(op.body);
+    if (op.query && hasProperties(op.query)) validators.query = compileDeclaredQuerySchema(op.query);
+    if (op.params) validators.params = compileDeclaredQuerySchema(op.params);
+    if (op.body) validators.body = compileDeclaredSchema(op.body);
   } catch (error) {
     throw new Error(`Invalid schema in operation ${op.operationId} (${op.method} ${op.path}): ${(error as Error).message}`);
   }
@@ -75,7 +100,36 @@ function hasProperties(schema: JsonSchema): boolean {
   return Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}).length > 0 || schema.additionalProperties !== false;
 }
 
-/** A schema compiled with the body (non-coercing) instance: for response checks in tests. */
+/** Whether an operation's validators are compiled already (start-up's background compile skips those). */
+export function validatorsCompiled(op: OperationDef): boolean {
+  return compiled.has(op);
+}
+
+/**
+ * Loads ajv, then makes each instance the sandbox's own schemas compile with, if not done yet: the
+ * first steps of the background work after start-up (src/warm-up.ts), one turn each (loading ajv,
+ * the longest, ~15 ms).
+ */
+export const DECLARED_COMPILER_STEPS: readonly (() => void)[] = [
+  () => void loadAjv(),
+  () => void (declaredQueryAjv ??= createAjv(true, DECLARED)),
+  () => void (declaredBodyAjv ??= createAjv(false, DECLARED)),
+];
+
+/**
+ * One of the sandbox's own body schemas (an operation's, an admin route's), compiled without the
+ * meta-schema check, and split where it is large (see `splitCompile`).
+ */
+export function compileDeclaredSchema(schema: JsonSchema): ValidateFunction {
+  return splitCompile(schema, (part) => (declaredBodyAjv ??= createAjv(false, DECLARED)).compile(part));
+}
+
+/** One of the sandbox's own query (or path) schemas, coercing, compiled without the meta-schema check. */
+export function compileDeclaredQuerySchema(schema: JsonSchema): ValidateFunction {
+  return (declaredQueryAjv ??= createAjv(true, DECLARED)).compile(schema);
+}
+
+/** A schema compiled with the body (non-coercing) instance, checked against the meta-schema first: for users' schemas and tests. */
 export function compileSchema(schema: JsonSchema): ValidateFunction {
   bodyAjv ??= createAjv(false);
   return bodyAjv.compile(schema);
@@ -87,11 +141,12 @@ export function compileSchema(schema: JsonSchema): ValidateFunction {
  * make one error object per item) and fills no defaults (data sent back is taken as it is or refused).
  */
 export function compileDataSchema(schema: JsonSchema): ValidateFunction {
-  dataAjv ??= createAjv(false, { allErrors: false, useDefaults: false });
+  // The snapshot's record schemas are the sandbox's own: no meta-schema check.
+  dataAjv ??= createAjv(false, { allErrors: false, useDefaults: false, validateSchema: false });
   return dataAjv.compile(schema);
 }
 
-/** A schema compiled with the coercing (query) instance: for values that arrive as text. */
+/** A schema compiled with the coercing (query) instance, checked against the meta-schema first: for users' values that arrive as text. */
 export function compileQuerySchema(schema: JsonSchema): ValidateFunction {
   queryAjv ??= createAjv(true);
   return queryAjv.compile(schema);
