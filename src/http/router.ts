@@ -89,8 +89,10 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
     });
     if (result instanceof Promise) return result.then((settled) => write(ctx, settled));
     // The answer of a large body (an update echoes it) is serialized in the next turn, not in the
-    // operation's. The store replaces records whole, never in place, so the view the handler returned
-    // reads the same a turn later.
+    // operation's. Handlers answer with views made in the handler (`viewFrom` copies a record's
+    // members, `jobView` builds a job's), never a live record, and the in-place updates the store
+    // makes (`Collection.update`, `last_used_at`, credits) assign members of the record, never of a
+    // view or of an object a view shares: the view reads the same a turn later.
     if (hasLargeBody(ctx)) return yieldTurn().then(() => write(ctx, result));
     write(ctx, result);
     return Promise.resolve();

@@ -28,12 +28,25 @@ const compiledParts = new WeakSet<Later>();
  * The members of an object schema over SPLIT_BYTES to compile apart: the largest first, until what
  * is left is within SPLIT_BYTES (`pinned`, ~8 KB, is many lists of ~1 KB each: split, each list apart).
  */
+/**
+ * Keywords a member compiled apart may not carry at its top: its stand-in (`{type}`) would lose
+ * them. A `default` is filled by a whole schema when the member is absent, and these others apply
+ * whatever the value's type, so a whole schema reports them beside a type error the split one stops
+ * at. A member with any of them is compiled with the rest.
+ */
+const KEPT_WHOLE = ['default', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', '$ref'];
+
+function splittable(member: JsonSchema): boolean {
+  return KEPT_WHOLE.every((keyword) => !(keyword in member));
+}
+
 function largestMembers(schema: JsonSchema): [string, JsonSchema][] {
   const properties = schema.properties as Record<string, JsonSchema> | undefined;
   if (schema.type !== 'object' || !properties) return [];
   let left = JSON.stringify(schema).length;
   if (left <= SPLIT_BYTES) return [];
   const bySize = Object.entries(properties)
+    .filter(([, member]) => splittable(member))
     .map(([name, member]) => ({ name, member, bytes: JSON.stringify(member).length }))
     .sort((a, b) => b.bytes - a.bytes);
   const apart: [string, JsonSchema][] = [];

@@ -53,3 +53,55 @@ describe('a large body schema compiled in parts', () => {
     expect(answer(compileDeclaredSchema(createAccountBody), body)).toEqual(answer(whole, body));
   });
 });
+
+describe('a large member the stand-in would change is compiled with the rest', () => {
+  /** A member over the split size: many listed members, each of a few hundred bytes of schema. */
+  const large = (extra: Record<string, unknown>): JsonSchema => ({
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`p${i}`, { type: 'string', maxLength: 100, description: 'x'.repeat(200) }]),
+    ),
+    ...extra,
+  });
+  const schema = (member: JsonSchema): JsonSchema => ({
+    type: 'object',
+    additionalProperties: false,
+    properties: { a: { type: 'string' }, big: member },
+  });
+
+  it('a default on the large member is filled when a body leaves it out, as the whole schema fills it', () => {
+    const declared = schema(large({ default: { p0: 'd' } }));
+    const split = compileDeclaredSchema(declared);
+    expect(uncompiledParts(split)).toEqual([]);
+    const body: Record<string, unknown> = { a: 'x' };
+    validateBody(split, body, declared);
+    expect(body).toEqual({ a: 'x', big: { p0: 'd' } });
+  });
+
+  it.each(['enum', 'const', 'anyOf'])(
+    'a member with %s beside its type is compiled with the rest: a wrong type gets every error the whole schema gives',
+    (keyword) => {
+      const extra =
+        keyword === 'enum' ? { enum: [{ p0: 'a' }] } : keyword === 'const' ? { const: { p0: 'a' } } : { anyOf: [{ minProperties: 1 }] };
+      const declared = schema(large(extra));
+      const split = compileDeclaredSchema(declared);
+      expect(uncompiledParts(split)).toEqual([]);
+      const errorsOf = (validate: ReturnType<typeof compileSchema>) => {
+        try {
+          validateBody(validate, { a: 'x', big: 'not an object' }, declared);
+          return undefined;
+        } catch (error) {
+          return (error as ApiError).errors;
+        }
+      };
+      expect(errorsOf(split)).toEqual(errorsOf(compileSchema(declared)));
+      // The type error and, for the keywords that apply to any value, theirs beside it.
+    if (keyword !== 'anyOf') expect((errorsOf(split) as Record<string, string[]>).big).toHaveLength(2);
+    },
+  );
+
+  it('a plain large member is still split', () => {
+    expect(uncompiledParts(compileDeclaredSchema(schema(large({})))).length).toBe(1);
+  });
+});
