@@ -11,7 +11,7 @@
 import { isoTimestamp, VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
 import type { JobOutcomeRule } from '../jobs/outcome.js';
 import type { JobSettings } from '../jobs/settings.js';
-import { IdGenerator, Prng, RequestIdGenerator, type IdSource } from '../random.js';
+import { IdGenerator, Incarnations, Prng, RequestIdGenerator, type IdSource } from '../random.js';
 import { RecordIdStreams } from './record-ids.js';
 import { DeprecationRegistry, parseDeprecation } from '../protocol/deprecation.js';
 import { IdempotencyStore } from '../protocol/idempotency-store.js';
@@ -120,7 +120,13 @@ export class World {
     // drawn account never lands on a live one; see `createAccount` for why this stays deterministic.
     this.ids = new IdGenerator(options.seed, (value) => this.accountIdTaken(value));
     this.store = new Store({ recordBudget: options.recordBudget });
-    this.recordIds = new RecordIdStreams(options.seed, (value) => this.store.tokenOf(value) !== undefined || this.store.hasToken(value));
+    // One memory of deleted ids' lives for the record and webhook streams: an id costs its bytes once.
+    const lives = new Incarnations(options.deletedIdsBudget);
+    this.recordIds = new RecordIdStreams(
+      options.seed,
+      (value) => this.store.tokenOf(value) !== undefined || this.store.hasToken(value),
+      lives,
+    );
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.realTime = realTime;
     this.idempotency = new IdempotencyStore({
@@ -149,6 +155,7 @@ export class World {
         return listening.delivery;
       },
       seed: options.seed,
+      lives,
       realTime,
       clockOf: (accountId) => this.timeOf(accountId).clock,
       account: (accountId) => this.store.forAccount(accountId),
