@@ -79,7 +79,7 @@ export interface MockOptions {
   /**
    * Bytes of the deleted account ids the sandbox remembers, so an account made again with one draws
    * ids and tokens its earlier lives never had (docs/parallel-tenants.md "Ids"): bytes or `16MiB`.
-   * Each id weighs 80 bytes and its characters; past the budget the id deleted longest ago is
+   * Each id weighs 128 bytes and its characters; past the budget the id deleted longest ago is
    * forgotten, and made again draws its first life's ids and tokens again. Default 16 MiB.
    */
   deletedIdsBudget?: number | string;
