@@ -166,60 +166,83 @@ export class IdGenerator implements IdSource {
 }
 
 /**
- * How many deleted account ids `Incarnations` remembers, per family of streams (the record streams,
- * src/sandbox/record-ids.ts, and the webhook streams, src/webhooks/id-streams.ts): a Map entry and
- * its id, at most about 250 bytes (measured 120-160 for ids of 29-69 characters, the longest an
- * account id may be), so at most ~5 MB per family however many accounts a client creates and
- * deletes (docs/parallel-tenants.md).
+ * What remembering one deleted account id costs beyond its characters (one byte each: account ids
+ * are ASCII): the Map entry, the string's header and the Map's table, whose deleted slots linger
+ * until it rehashes. Measured with `node --expose-gc` on Node 20 (heapUsed after gc; ids parsed from
+ * JSON, as a request body's are, of 6 to 69 characters): 45 to 79 bytes besides the characters when
+ * ids are only added, 81 to 114 once the budget is full and every deletion forgets the oldest (the
+ * steady state of a long run); 128 covers every case measured, so the heap the ids take stays under
+ * the budget (16 MiB counted: 11.1 to 14.9 MB of heap).
  */
-export const LIVES_REMEMBERED = 20_000;
+export const REMEMBERED_ID_OVERHEAD = 128;
+
+/** Default of `deletedIdsBudget`: about 85,000 deleted ids of the longest kind (69 characters), 105,000 of 29. */
+export const DEFAULT_DELETED_IDS_BUDGET = 16 * 1024 ** 2;
+
+/** What one remembered id weighs against `deletedIdsBudget`. */
+export function rememberedIdBytes(id: string): number {
+  return REMEMBERED_ID_OVERHEAD + id.length;
+}
 
 /**
- * How many earlier lives each id has had: an account deleted, then made again with its id (a
- * snapshot reloaded, contract §5.3), starts streams seeded apart from its earlier life's, so no id
- * that life gave (an event id a receiver de-duplicates on, a token) comes again. Per id, never
- * sandbox-wide: another tenant's deletions never move this one's ids, and the same requests of a
- * tenant (its deletions and re-creations included) give the same ids.
+ * How many earlier lives each deleted account id has had: an account deleted, then made again with
+ * its id (`POST /__admin/accounts {"id"}`, a snapshot reloaded, contract §5.3), starts streams
+ * seeded apart from its earlier lives', so no id those lives gave (an event id a receiver
+ * de-duplicates on, a token) comes again. Counted per id, from the tenant's own deletions, never
+ * sandbox-wide: within the budget, another tenant's deletions never move this one's ids. One count
+ * for every family of streams (the record streams, src/sandbox/record-ids.ts, and the webhook
+ * streams, src/webhooks/id-streams.ts): each says which life its streams were made in, so a deletion
+ * counts once however many families drew.
  *
- * Kept only for ids whose life drew from a stream (the caller says `ended` only then), and only for
- * the `limit` ids whose life ended last: past it, the id that ended longest ago is forgotten, and an
- * account made again with it draws its first life's ids again. Why not something that survives
- * eviction: with bounded memory, an id forgotten cannot be told from one never seen, so either a
- * forgotten id may come back as a first life, or a fresh id's ids would depend on other tenants'
- * deletions (a sandbox-wide generation, or a hashed counter shared by colliding ids); per-tenant
- * determinism is the rule every tenant relies on, so the first cost is the one paid, only by an id
- * re-created after `limit` other deleted ids ended after it. Use it for any per-account stream:
- * `incarnationSeed(base, lives.of(accountId))` when the stream is made, `lives.ended(accountId)`
- * when the account is deleted with streams.
+ * Past the budget (`deletedIdsBudget`, bytes: `rememberedIdBytes` each) the id whose life ended
+ * longest ago, sandbox-wide, is forgotten first. An id forgotten and made again is a first life
+ * again: it draws its first life's ids and tokens, so its earlier lives' tokens authenticate again
+ * (the one exception to contract §4.1's "a deleted account's keys answer 401"), and which ids are
+ * forgotten depends on every tenant's deletions (the one exception to per-tenant determinism). No
+ * design keeps both properties in bounded memory: once forgotten, an id cannot be told from one never
+ * seen, so a new life could only be told apart by something sandbox-wide (a count of all deletions,
+ * a hashed counter shared by colliding ids), which would let other tenants move every re-created
+ * tenant's ids, inside the budget too. The budget is sized so a CI day stays within it; an id
+ * deleted again moves to the newest, so one re-created in a loop is never forgotten; unique ids per
+ * test run avoid the question (docs/parallel-tenants.md "Ids").
  */
 export class Incarnations {
   /** In the order lives ended (a Map keeps insertion order): the first key is the one to forget. */
   private readonly counts = new Map<string, number>();
+  private weight = 0;
 
-  constructor(private readonly limit: number = LIVES_REMEMBERED) {}
+  constructor(private readonly budget: number = DEFAULT_DELETED_IDS_BUDGET) {}
 
   /** Lives `id` has had before this one (0 for its first, or once forgotten). */
   of(id: string): number {
     return this.counts.get(id) ?? 0;
   }
 
-  /** The current life of `id` ended having drawn ids: its next one is seeded apart. */
-  ended(id: string): void {
-    const lives = this.of(id) + 1;
+  /**
+   * A life of `id` in which a family drew ids ended; `life` is the one its streams were made in.
+   * Its next life is `life + 1` at least: two families ending the same life count it once.
+   */
+  ended(id: string, life: number): void {
+    const known = this.counts.get(id);
+    if (known === undefined) this.weight += rememberedIdBytes(id);
     // Moved to the end: an id re-created in a loop is the last one forgotten.
-    this.counts.delete(id);
-    this.counts.set(id, lives);
-    if (this.counts.size > this.limit) {
-      for (const oldest of this.counts.keys()) {
-        this.counts.delete(oldest);
-        break;
-      }
+    else this.counts.delete(id);
+    this.counts.set(id, Math.max(known ?? 0, life + 1));
+    for (const oldest of this.counts.keys()) {
+      if (this.weight <= this.budget) break;
+      this.counts.delete(oldest);
+      this.weight -= rememberedIdBytes(oldest);
     }
   }
 
   /** Ids remembered (tests and diagnostics). */
   get size(): number {
     return this.counts.size;
+  }
+
+  /** What the remembered ids weigh against the budget (tests and diagnostics). */
+  get bytes(): number {
+    return this.weight;
   }
 }
 

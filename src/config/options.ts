@@ -15,6 +15,7 @@ import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_BUDGET, MAX_JOURNAL_BODY_LI
 import { DEFAULT_IDEMPOTENCY_BUDGET, DEFAULT_IDEMPOTENCY_TOTAL_BUDGET } from '../protocol/idempotency-store.js';
 import { ConfigError } from '../errors/config-error.js';
 import { DEFAULT_RECORD_BUDGET } from '../store/record-meter.js';
+import { DEFAULT_DELETED_IDS_BUDGET } from '../random.js';
 import { DeprecationRuleError, parseDeprecation, type DeprecationConfig, type DeprecationInfo } from '../protocol/deprecation.js';
 
 // `string & {}` keeps the two names in editors' completions: a bare `string` would absorb them.
@@ -75,6 +76,13 @@ export interface MockOptions {
    * it goes alone. Default 64 MiB.
    */
   webhookInflightBudget?: number | string;
+  /**
+   * Bytes of the deleted account ids the sandbox remembers, so an account made again with one draws
+   * ids and tokens its earlier lives never had (docs/parallel-tenants.md "Ids"): bytes or `16MiB`.
+   * Each id weighs 128 bytes and its characters; past the budget the id deleted longest ago is
+   * forgotten, and made again draws its first life's ids and tokens again. Default 16 MiB.
+   */
+  deletedIdsBudget?: number | string;
   /**
    * Bytes of webhook deliveries kept per account (README "Testing your webhook receiver"): bytes or
    * `16MiB`. Over it the oldest go first; a pending one that goes is never sent. Default 16 MiB.
@@ -137,6 +145,7 @@ export interface ResolvedOptions {
   webhookTimeoutMs: number;
   webhookConcurrency: number;
   webhookInflightBudget: number;
+  deletedIdsBudget: number;
   deliveryLogBudget: number;
   deliveryLogSandboxBudget: number;
   webhookResponseLimit: number;
@@ -400,6 +409,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     webhookTimeoutMs: parseWebhookTimeout(options.webhookTimeout ?? DEFAULT_WEBHOOK_TIMEOUT_MS),
     webhookConcurrency: parseWebhookConcurrency(options.webhookConcurrency ?? DEFAULT_WEBHOOK_CONCURRENCY),
     webhookInflightBudget: parseByteBudget(options.webhookInflightBudget ?? DEFAULT_WEBHOOK_INFLIGHT_BUDGET, 'webhook-inflight-budget'),
+    deletedIdsBudget: parseByteBudget(options.deletedIdsBudget ?? DEFAULT_DELETED_IDS_BUDGET, 'deleted-ids-budget'),
     deliveryLogBudget: parseByteBudget(options.deliveryLogBudget ?? DEFAULT_DELIVERY_LOG_BUDGET, 'delivery-log-budget'),
     deliveryLogSandboxBudget: parseByteBudget(
       options.deliveryLogSandboxBudget ?? DEFAULT_DELIVERY_LOG_SANDBOX_BUDGET,

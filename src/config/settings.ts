@@ -135,6 +135,14 @@ export const SETTINGS: Setting[] = [
     description: 'bytes of the bodies of the webhook attempts in flight at once, sandbox-wide; an attempt whose body does not fit waits',
   },
   {
+    flag: 'deleted-ids-budget',
+    env: 'MOCK_DELETED_IDS_BUDGET',
+    option: 'deletedIdsBudget',
+    default: '16MiB',
+    description:
+      'bytes of the deleted account ids remembered so an id made again draws new ids and tokens; past it the id deleted longest ago is forgotten',
+  },
+  {
     flag: 'delivery-log-budget',
     env: 'MOCK_DELIVERY_LOG_BUDGET',
     option: 'deliveryLogBudget',
@@ -305,6 +313,7 @@ export function parseCliSettings(argv: string[], env: NodeJS.ProcessEnv): CliSet
         case 'deliveryLogBudget':
         case 'deliveryLogSandboxBudget':
         case 'webhookInflightBudget':
+        case 'deletedIdsBudget':
         case 'webhookResponseLimit':
         case 'findingsBudget':
         case 'recordBudget':

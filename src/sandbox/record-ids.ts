@@ -16,8 +16,9 @@
  * polled before the reset is 404 after it, never another job). As deterministic: the reset is one of
  * the tenant's own requests. Deletion frees the streams with the account and counts its life: an
  * account made again with that id draws from streams seeded apart (src/random.ts `Incarnations`,
- * about 250 bytes remembered per deleted account id, for the last LIVES_REMEMBERED of them), so no
- * token is handed out twice while its account is remembered.
+ * shared with the webhook streams, within `deletedIdsBudget`), so no token is handed out twice while
+ * its id is remembered; past the budget the id deleted longest ago is forgotten and, made again,
+ * draws its first life's ids and tokens again (src/random.ts says why no design avoids it).
  * `POST /__admin/reset` makes a new world, whose streams start over as at boot.
  *
  * Ids stay unique while the world lives: a draw equal to a key id or token in use anywhere in the
@@ -33,6 +34,8 @@ class AccountIds implements IdSource {
   private readonly streams = new Map<string, IdGenerator>();
 
   constructor(
+    /** The life of the account id these streams were made in (`Incarnations`). */
+    readonly life: number,
     private readonly root: string,
     private readonly taken: (value: string) => boolean,
   ) {}
@@ -54,8 +57,6 @@ class AccountIds implements IdSource {
 
 export class RecordIdStreams {
   private readonly accounts = new Map<string, AccountIds>();
-  /** Earlier lives of deleted account ids: an account made again with one draws apart from them. */
-  private readonly lives = new Incarnations();
   /** Ids and secrets of accounts loaded from snapshots (contract §5.3): never drawn while the world lives. */
   private readonly reserved = new Set<string>();
   private readonly taken = (value: string) => this.reserved.has(value) || this.inUse(value);
@@ -64,14 +65,17 @@ export class RecordIdStreams {
     private readonly seed: string,
     /** Whether a value is a key id or token in use anywhere in the sandbox. */
     private readonly inUse: (value: string) => boolean,
+    /** Earlier lives of deleted account ids, shared with the webhook streams: an account made again with one draws apart from them. */
+    private readonly lives: Incarnations = new Incarnations(),
   ) {}
 
   /** The account's streams, made at its first draw. */
   of(accountId: string): IdSource {
     let ids = this.accounts.get(accountId);
     if (!ids) {
-      const root = incarnationSeed(`records\u0000${this.seed}\u0000${accountId}`, this.lives.of(accountId));
-      this.accounts.set(accountId, (ids = new AccountIds(root, this.taken)));
+      const life = this.lives.of(accountId);
+      const root = incarnationSeed(`records\u0000${this.seed}\u0000${accountId}`, life);
+      this.accounts.set(accountId, (ids = new AccountIds(life, root, this.taken)));
     }
     return ids;
   }
@@ -86,11 +90,9 @@ export class RecordIdStreams {
    * a token of the deleted account never authenticates again (contract §4.1).
    */
   forget(accountId: string): void {
-    if (this.accounts.delete(accountId)) this.lives.ended(accountId);
-  }
-
-  /** Deleted accounts whose lives are remembered (tests and diagnostics): at most LIVES_REMEMBERED. */
-  get remembered(): number {
-    return this.lives.size;
+    const ids = this.accounts.get(accountId);
+    if (!ids) return;
+    this.accounts.delete(accountId);
+    this.lives.ended(accountId, ids.life);
   }
 }

@@ -11,7 +11,7 @@
 import { isoTimestamp, VirtualClock, type RealTimeSource } from '../clock/virtual-clock.js';
 import type { JobOutcomeRule } from '../jobs/outcome.js';
 import type { JobSettings } from '../jobs/settings.js';
-import { IdGenerator, Prng, RequestIdGenerator, type IdSource } from '../random.js';
+import { IdGenerator, Incarnations, Prng, RequestIdGenerator, type IdSource } from '../random.js';
 import { RecordIdStreams } from './record-ids.js';
 import { DeprecationRegistry, parseDeprecation } from '../protocol/deprecation.js';
 import { IdempotencyStore } from '../protocol/idempotency-store.js';
@@ -19,6 +19,7 @@ import { RateLimiter } from '../protocol/rate-limiter.js';
 import { RequestJournal } from '../protocol/request-journal.js';
 import type { NewApiKey, OperationDef } from '../operations/types.js';
 import type { ResolvedOptions } from '../config/options.js';
+import { ApiError } from '../errors/api-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { ScenarioActivationError, ScenarioEngine, type ActivationInput } from '../scenarios/engine.js';
@@ -115,9 +116,17 @@ export class World {
     // A running clock restarts from real now, as a fresh boot would; a frozen one at its boot instant.
     const start = options.clock.mode === 'running' && options.clock.start === undefined ? realTime() : bootInstant;
     this.clock = new VirtualClock(start, options.clock.mode, realTime);
-    this.ids = new IdGenerator(options.seed);
+    // A draw equal to an account id a client chose (`POST /__admin/accounts {"id"}`) is skipped, so a
+    // drawn account never lands on a live one; see `createAccount` for why this stays deterministic.
+    this.ids = new IdGenerator(options.seed, (value) => this.accountIdTaken(value));
     this.store = new Store({ recordBudget: options.recordBudget });
-    this.recordIds = new RecordIdStreams(options.seed, (value) => this.store.tokenOf(value) !== undefined || this.store.hasToken(value));
+    // One memory of deleted ids' lives for the record and webhook streams: an id costs its bytes once.
+    const lives = new Incarnations(options.deletedIdsBudget);
+    this.recordIds = new RecordIdStreams(
+      options.seed,
+      (value) => this.store.tokenOf(value) !== undefined || this.store.hasToken(value),
+      lives,
+    );
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.realTime = realTime;
     this.idempotency = new IdempotencyStore({
@@ -146,6 +155,7 @@ export class World {
         return listening.delivery;
       },
       seed: options.seed,
+      lives,
       realTime,
       clockOf: (accountId) => this.timeOf(accountId).clock,
       account: (accountId) => this.store.forAccount(accountId),
@@ -296,7 +306,15 @@ export class World {
       const past = pinnedPastBudget(input.pinned, this.store.recordBudget);
       if (past !== undefined) throw new SeededRecordsOverBudget(recordBytes(input.pinned), this.store.recordBudget, past);
     }
+    // Refused before anything is touched: the account that has the id keeps its tenant (clock, birth).
+    if (input.id !== undefined && this.accountIdTaken(input.id)) {
+      throw new ApiError('resource_exists', { param: 'id', message: `an account ${input.id} exists in this sandbox` });
+    }
     // Drawn tentatively: an account refused below (its seeded records over the budget) gives its id back.
+    // A draw equal to a live account's id is skipped (the stream's `taken`): the sandbox's stream
+    // already depends on every account made before (docs/parallel-tenants.md), and the skip depends
+    // only on which ids are live, so the same requests still draw the same ids; a skip only ever
+    // replaces what used to be a 500 (the id taken twice), never a draw that succeeded.
     const drawn = input.id === undefined ? this.ids.tentative('acct') : { id: input.id, undo: () => {} };
     const id = drawn.id;
     const tenant = new Tenant(input.clock ?? { mode: undefined, start: this.clock.now() });
@@ -330,6 +348,11 @@ export class World {
     tenant.birth = takeBirth(scoped, seedRecords);
     for (const module of this.modules) module.accountCreated?.(id);
     return scoped;
+  }
+
+  /** Whether an account (or a tenant being made) has this id in the world. */
+  private accountIdTaken(id: string): boolean {
+    return this.tenants.has(id) || this.store.forAccount(id) !== undefined;
   }
 
   /**

@@ -27,6 +27,7 @@ import {
   DEFAULT_WEBHOOK_RESPONSE_LIMIT,
 } from '../config/options.js';
 import type { EventType, SampleContext } from '../operations/event-types.js';
+import type { Incarnations } from '../random.js';
 import { watchedJobs } from '../jobs/ledger.js';
 import type { JobRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
@@ -54,6 +55,8 @@ export interface EndedJobEvent {
 
 export interface WebhookHubDeps {
   seed: string;
+  /** Deleted account ids' earlier lives, shared with the record streams (src/random.ts `Incarnations`); a hub of its own by default. */
+  lives?: Incarnations;
   realTime: () => number;
   /** The clock the account follows (its own or the sandbox's). */
   clockOf(accountId: string): VirtualClock;
@@ -132,7 +135,7 @@ export class WebhookHub {
   private readonly slices: WorkSlices;
 
   constructor(private readonly deps: WebhookHubDeps) {
-    this.ids = new IdStreams(deps.seed, (id) => this.endpointList.get(id) !== undefined || this.log.get(id) !== undefined);
+    this.ids = new IdStreams(deps.seed, (id) => this.endpointList.get(id) !== undefined || this.log.get(id) !== undefined, deps.lives);
     this.endpointList = new Endpoints(deps.seed);
     this.attempts = new Attempts({
       seed: deps.seed,

@@ -14,7 +14,8 @@
  * with the account, but not its place: an account made again with its id (a snapshot reloaded,
  * contract §5.3) is a new life of it (`Incarnations`, src/random.ts), whose streams are seeded
  * apart, so no event id of its earlier life comes again (the log forgot those with the account, so
- * the skip below would not see them).
+ * the skip below would not see them), while its id is remembered (`deletedIdsBudget`; past it the id
+ * deleted longest ago, sandbox-wide, is forgotten and draws its first life's ids again).
  *
  * Ids stay unique while the world lives: a draw equal to an id in use anywhere in the hub (an
  * endpoint, any account's delivery in the log) or to one a loaded snapshot holds is skipped. Streams
@@ -27,17 +28,18 @@ import { IdGenerator, incarnationSeed, Incarnations } from '../random.js';
 export type IdKind = 'we' | 'evt' | 'whd' | 'sample';
 
 export class IdStreams {
-  private readonly streams = new Map<string, Map<IdKind, IdGenerator>>();
+  /** Per account: the life its streams were made in (`Incarnations`) and its stream of each kind. */
+  private readonly streams = new Map<string, { life: number; kinds: Map<IdKind, IdGenerator> }>();
   /** Ids of endpoints loaded from snapshots (contract §5.3): never drawn while the world lives, even once deleted. */
   private readonly reserved = new Set<string>();
   private readonly taken = (id: string) => this.reserved.has(id) || this.inUse(id);
-  /** Each deleted account's earlier lives: kept only for accounts that drew an id. */
-  private readonly lives = new Incarnations();
 
   constructor(
     private readonly seed: string,
     /** Whether an id is in use in the hub (an endpoint's, a delivery's in the log). */
     private readonly inUse: (id: string) => boolean,
+    /** Each deleted account id's earlier lives, shared with the record streams (src/sandbox/record-ids.ts). */
+    private readonly lives: Incarnations = new Incarnations(),
   ) {}
 
   /** The next id of `kind` (its prefix) for the account. */
@@ -48,11 +50,11 @@ export class IdStreams {
   /** The account's stream of `kind`, made at its first draw. */
   of(accountId: string, kind: IdKind): IdGenerator {
     let mine = this.streams.get(accountId);
-    if (!mine) this.streams.set(accountId, (mine = new Map<IdKind, IdGenerator>()));
-    let stream = mine.get(kind);
+    if (!mine) this.streams.set(accountId, (mine = { life: this.lives.of(accountId), kinds: new Map<IdKind, IdGenerator>() }));
+    let stream = mine.kinds.get(kind);
     if (!stream) {
-      const seed = incarnationSeed(`webhooks\u0000${this.seed}\u0000${accountId}\u0000${kind}`, this.lives.of(accountId));
-      mine.set(kind, (stream = new IdGenerator(seed, this.taken)));
+      const seed = incarnationSeed(`webhooks\u0000${this.seed}\u0000${accountId}\u0000${kind}`, mine.life);
+      mine.kinds.set(kind, (stream = new IdGenerator(seed, this.taken)));
     }
     return stream;
   }
@@ -63,11 +65,9 @@ export class IdStreams {
 
   /** The account was deleted: its streams are freed; an account made later with its id draws from streams of its next life. */
   forget(accountId: string): void {
-    if (this.streams.delete(accountId)) this.lives.ended(accountId);
-  }
-
-  /** Deleted accounts whose lives are remembered (tests and diagnostics): at most LIVES_REMEMBERED. */
-  get remembered(): number {
-    return this.lives.size;
+    const mine = this.streams.get(accountId);
+    if (!mine) return;
+    this.streams.delete(accountId);
+    this.lives.ended(accountId, mine.life);
   }
 }

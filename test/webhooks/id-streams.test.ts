@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { createApp } from '../../src/app.js';
+import { Incarnations } from '../../src/random.js';
 import { IdStreams } from '../../src/webhooks/id-streams.js';
 
 describe('webhook id streams', () => {
@@ -52,13 +53,15 @@ describe('webhook id streams', () => {
   });
 
   it('deletion remembers only accounts that drew ids: one that never did keeps nothing', () => {
-    const streams = new IdStreams('seed', () => false);
+    const lives = new Incarnations();
+    const streams = new IdStreams('seed', () => false, lives);
     for (let i = 0; i < 1000; i++) streams.forget(`acct_${i}`);
-    expect(streams.remembered).toBe(0);
+    expect(lives.size).toBe(0);
     streams.next('acct_x', 'evt');
     streams.forget('acct_x');
     streams.forget('acct_x');
-    expect(streams.remembered).toBe(1);
+    expect(lives.size).toBe(1);
+    expect(lives.of('acct_x')).toBe(1);
   });
 
   it('contract §4.3: event and delivery ids are never given twice while the sandbox lives, across a deletion and a snapshot reload', async () => {
