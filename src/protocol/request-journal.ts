@@ -422,21 +422,34 @@ export class RequestJournal {
    * `exchanges`, safe to read across turns of the event loop: the tickets of the newest `max`
    * matches are taken now (a number each), and each exchange is made when it is read, from an entry
    * still kept; one that left the journal meanwhile (dropped, its place reused, its account reset)
-   * is skipped. The journal's indexes are never walked across a pause.
+   * is skipped. When entries were skipped, the tickets run out before `max` exchanges were read, so
+   * as many more, older than the last one taken, are taken then (in the turn of that read): a reader
+   * that stops after `max` gets the newest `max` matches still kept, as a one-turn read at its end
+   * would, and learns that older ones remain. The journal's indexes are never walked across a pause.
    */
   *exchangesAcrossTurns(
     filter: Omit<JournalFilter, 'limit' | 'starting_after' | 'ending_before'>,
     max: number,
   ): Generator<JournalExchange> {
     const full: JournalFilter = { ...filter, limit: Infinity };
-    const tickets: number[] = [];
-    for (const ticket of this.index.narrowest(full).descending(undefined)) {
-      if (tickets.length >= max) break;
-      if (matches(this.slotOf(ticket)!, full)) tickets.push(ticket);
-    }
-    for (const ticket of tickets) {
-      const slot = this.slotOf(ticket);
-      if (slot?.answered && matches(slot, full)) yield slot.exchange();
+    let read = 0;
+    let before: number | undefined;
+    while (read < max) {
+      // Tickets at or below `base` name no place (the journal was cleared): nothing older is kept.
+      if (before !== undefined && before <= this.base + 1) return;
+      const tickets: number[] = [];
+      for (const ticket of this.index.narrowest(full).descending(before)) {
+        if (tickets.length >= max - read) break;
+        if (matches(this.slotOf(ticket)!, full)) tickets.push(ticket);
+      }
+      if (tickets.length === 0) return;
+      before = tickets[tickets.length - 1];
+      for (const ticket of tickets) {
+        const slot = this.slotOf(ticket);
+        if (!slot?.answered || !matches(slot, full)) continue;
+        read += 1;
+        yield slot.exchange();
+      }
     }
   }
 

@@ -26,6 +26,12 @@
  * else is in flight (an event always gets its attempts). A grant looks at most SCAN_LIMIT waiting
  * accounts, so thousands waiting cost no walk of them all.
  *
+ * A waiting attempt that went stale (its account reset or deleted, its endpoint deleted, its delivery
+ * dropped by the log: its `stale` check says so) is withdrawn, never granted: at once when the hub
+ * says its account changed (`withdraw`), and whenever a grant meets it first in its line. It is told
+ * no (undefined), so its delivery and body are let go, it takes no slot and no bytes, and it is
+ * passed over by nobody: a stale body over the budget never holds the other tenants back.
+ *
  * An attempt's deadline starts when it gets its slot (src/webhooks/attempts.ts): waiting for one
  * never counts toward the receiver's 10 s, so a receiver is never failed for the sandbox's queue.
  */
@@ -44,7 +50,11 @@ interface Grant {
   readonly bytes: number;
   /** Times a lighter body went before it while it did not fit. */
   passed: number;
+  /** True once what it would send is gone: it is withdrawn, not granted. */
+  readonly stale: () => boolean;
 }
+
+const NEVER_STALE = (): boolean => false;
 
 export class AttemptSlots {
   private inFlight = 0;
@@ -69,13 +79,14 @@ export class AttemptSlots {
 
   /**
    * Resolves with the slot's release once the account holds one, undefined if the hub closed first.
-   * `hurried`: a clock call of the account waits on this attempt; `bytes`: its body's.
+   * `hurried`: a clock call of the account waits on this attempt; `bytes`: its body's; `stale`: true
+   * once the attempt has nothing left to send (it then resolves undefined, without a slot).
    */
-  acquire(accountId: string, hurried = false, bytes = 0): Promise<ReleaseSlot | undefined> {
+  acquire(accountId: string, hurried = false, bytes = 0, stale: () => boolean = NEVER_STALE): Promise<ReleaseSlot | undefined> {
     if (this.closed) return Promise.resolve(undefined);
     return new Promise<ReleaseSlot | undefined>((resolve) => {
       const lines = hurried ? this.hurried : this.others;
-      const grant: Grant = { give: resolve, bytes, passed: 0 };
+      const grant: Grant = { give: resolve, bytes, passed: 0, stale };
       const line = lines.get(accountId);
       if (line) line.push(grant);
       else lines.set(accountId, [grant]);
@@ -92,6 +103,28 @@ export class AttemptSlots {
     if (hurried) hurried.push(...line);
     else this.hurried.set(accountId, line);
     this.grant();
+  }
+
+  /**
+   * The account's waiting attempts that went stale leave their lines now, told no; the others keep
+   * their place. Called by the hub when an account is reset or deleted, an endpoint deleted or a
+   * delivery dropped, so a stale attempt holds no memory and no turn while the slots are full.
+   */
+  withdraw(accountId: string): void {
+    if (this.closed) return;
+    let withdrawn = false;
+    for (const lines of [this.hurried, this.others]) {
+      const line = lines.get(accountId);
+      if (!line) continue;
+      const kept = line.filter((grant) => !grant.stale());
+      if (kept.length === line.length) continue;
+      withdrawn = true;
+      for (const grant of line) if (!kept.includes(grant)) grant.give(undefined);
+      if (kept.length === 0) lines.delete(accountId);
+      else line.splice(0, line.length, ...kept);
+    }
+    // A withdrawn body may have been what the others waited behind.
+    if (withdrawn) this.grant();
   }
 
   /** Hands free slots out: hurried accounts first, the others within their share, each body within the bytes left. */
@@ -131,6 +164,13 @@ export class AttemptSlots {
       if (lines === this.others && this.unhurriedInFlight >= this.max - this.reserve) break;
       for (const [accountId, line] of lines) {
         if (looked++ === SCAN_LIMIT) return undefined;
+        // Stale ones at the head of the line are withdrawn here too (deleting the entry being
+        // visited is safe while a Map is iterated).
+        while (line.length > 0 && line[0]!.stale()) line.shift()!.give(undefined);
+        if (line.length === 0) {
+          lines.delete(accountId);
+          continue;
+        }
         const first = line[0]!;
         if (this.inFlightBytes === 0 || this.inFlightBytes + first.bytes <= this.budget) {
           for (const grant of passed) grant.passed += 1;
@@ -147,6 +187,13 @@ export class AttemptSlots {
   /** Bytes of the bodies of the attempts in flight (tests and diagnostics). */
   get bytesInFlight(): number {
     return this.inFlightBytes;
+  }
+
+  /** Bytes of the bodies of the attempts waiting, which they keep alive (tests and diagnostics). */
+  get bytesWaiting(): number {
+    let bytes = 0;
+    for (const lines of [this.hurried, this.others]) for (const line of lines.values()) for (const grant of line) bytes += grant.bytes;
+    return bytes;
   }
 
   /** Attempts waiting (tests and diagnostics). */

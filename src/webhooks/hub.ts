@@ -154,6 +154,8 @@ export class WebhookHub {
     this.log = new DeliveryLog<Delivery>(budget, (dropped) => {
       this.accounts.get(dropped.accountId)?.due.delete(dropped);
       dropped.nextAt = undefined;
+      // Its attempt may be waiting for a slot: it leaves now, letting the body go.
+      this.slots.withdraw(dropped.accountId);
     });
     this.scheduler = new Scheduler({
       realTime: deps.realTime,
@@ -211,6 +213,7 @@ export class WebhookHub {
       delivery.nextAt = undefined;
       this.ended(delivery, true);
     }
+    this.slots.withdraw(endpoint.account_id);
     if (queue) this.scheduler.schedule(queue);
     return true;
   }
@@ -414,7 +417,9 @@ export class WebhookHub {
   private async attempt(queue: AccountQueue, delivery: Delivery, dueAt: number, roundNow: number): Promise<void> {
     // Hurried when a clock call of the account waits on it (or once one does: the scheduler's `awaited`).
     // Its body's bytes count against the budget of bodies in flight until the attempt ends.
-    const release = await this.slots.acquire(queue.id, queue.waiters.length > 0, delivery.payload.bytes);
+    // Withdrawn while waiting (undefined) once it went stale: nothing then holds the delivery or its body.
+    const stale = () => !this.isCurrent(queue) || !this.log.holds(delivery) || delivery.status !== 'pending';
+    const release = await this.slots.acquire(queue.id, queue.waiters.length > 0, delivery.payload.bytes, stale);
     if (!release) return;
     try {
       if (!this.isCurrent(queue) || !this.log.holds(delivery) || delivery.status !== 'pending') return;
@@ -464,6 +469,7 @@ export class WebhookHub {
     this.log.forgetAccount(accountId);
     this.accounts.set(accountId, new AccountQueue(accountId));
     this.scheduler.forget(old);
+    this.slots.withdraw(accountId);
   }
 
   /** Account deletion: its endpoints, deliveries and watched jobs are gone. */
@@ -475,6 +481,7 @@ export class WebhookHub {
     this.log.forgetAccount(accountId);
     this.accounts.delete(accountId);
     this.scheduler.forget(old);
+    this.slots.withdraw(accountId);
   }
 
   /** For good: the timer cleared and attempts in flight aborted (reset, server close). Nothing waits for retries. */
@@ -491,6 +498,11 @@ export class WebhookHub {
     let queue = this.accounts.get(accountId);
     if (!queue) this.accounts.set(accountId, (queue = new AccountQueue(accountId)));
     return queue;
+  }
+
+  /** Attempts waiting for a slot and the bytes of their bodies (tests and diagnostics). */
+  get attemptsWaiting(): { attempts: number; bytes: number } {
+    return { attempts: this.slots.waiting, bytes: this.slots.bytesWaiting };
   }
 
   // ---- the log ----

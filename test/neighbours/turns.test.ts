@@ -277,4 +277,49 @@ describe('the HAR export is built in slices, a turn each (contract §5.3)', () =
     expect(ids.filter((n) => n % 2 === 1).length).toBeGreaterThan(0);
     expect(ids.filter((n) => n % 2 === 1).every((n) => n > 25)).toBe(true);
   });
+
+  it('an export whose entries leave during a pause writes what a one-turn export asked at its end writes', async () => {
+    // The newest five are 60 KiB each, so a pause comes after the sixth newest; the fifth oldest is
+    // acct_a's, and acct_a (or an eviction) takes entries away during that pause. The export must
+    // still hold the newest `limit` matches left and say that older ones were left out.
+    const build = (): RequestJournal => {
+      const ring = new RequestJournal(100);
+      for (let n = 1; n <= 10; n++) {
+        const ticket = ring.arrive({
+          request_id: `req_${String(n).padStart(12, '0')}`,
+          method: 'PATCH',
+          path: '/v1/x',
+          querystring: '',
+          at: n,
+        });
+        ring.finish(
+          ticket,
+          journalOutcome({
+            account_id: n === 5 || n === 4 ? 'acct_a' : 'acct_b',
+            raw_body: JSON.stringify({ n, pad: 'y'.repeat(n >= 6 ? 60 * 1024 : 10) }),
+          }),
+        );
+      }
+      return ring;
+    };
+    const ids = (json: string): string[] =>
+      (JSON.parse(json) as { log: { entries: Array<{ _request_id: string }> } }).log.entries.map((e) => e._request_id.slice(-2));
+    for (const limit of [6, 5]) {
+      const ring = build();
+      let pauses = 0;
+      const sliced = await harLogInSlices(
+        ring.exchangesAcrossTurns({}, limit + 1),
+        limit,
+        '1.0.0',
+        () => ((pauses += 1), ring.forget('acct_a'), Promise.resolve()),
+        256 * 1024,
+      );
+      const whole = harLog(ring.exchanges({}), limit, '1.0.0');
+      expect(pauses).toBeGreaterThan(0);
+      expect(sliced.json).toBe(whole.json);
+      expect(sliced.omitted).toBe(true);
+      expect(sliced.count).toBe(limit);
+      expect(ids(sliced.json)).not.toContain('05');
+    }
+  });
 });

@@ -103,6 +103,81 @@ describe('contract §4.3: the bodies of the attempts in flight are bounded in by
     expect(granted).toEqual(['a', 'b', 'c']);
   });
 
+  it('contract §4.3: a waiting attempt that went stale is withdrawn at once: no count, no bytes held, nobody waits behind it, never granted', async () => {
+    const slots = new AttemptSlots(256, 10);
+    const granted: string[] = [];
+    const claim = claimant(slots, granted);
+    const first = claim('first', 6);
+    await settle();
+    // Its account is about to be reset: a body over the whole budget, waiting behind `first`.
+    let reset = false;
+    const stale = slots.acquire('reset', false, 50, () => reset);
+    await settle();
+    expect(slots.waiting).toBe(1);
+    expect(slots.bytesWaiting).toBe(50);
+    reset = true;
+    slots.withdraw('reset');
+    expect(slots.waiting).toBe(0);
+    expect(slots.bytesWaiting).toBe(0);
+    expect(await stale).toBeUndefined();
+    // Other tenants' bodies that fit go, well past MAX_PASSES: nothing is owed to the withdrawn one.
+    for (let i = 0; i <= MAX_PASSES + 1; i++) {
+      const light = claim(`light-${i}`, 2);
+      await light.done;
+      light.release();
+    }
+    expect(granted).toHaveLength(MAX_PASSES + 3);
+    first.release();
+    expect(slots.bytesInFlight).toBe(0);
+  });
+
+  it('contract §4.3: a stale waiter the hub did not withdraw is dropped when a grant meets it, not passed and waited for', async () => {
+    const slots = new AttemptSlots(256, 10);
+    const granted: string[] = [];
+    const claim = claimant(slots, granted);
+    const first = claim('first', 6);
+    let gone = false;
+    const stale = slots.acquire('gone', false, 50, () => gone);
+    await settle();
+    gone = true;
+    for (let i = 0; i <= MAX_PASSES + 1; i++) {
+      const light = claim(`light-${i}`, 2);
+      await light.done;
+      light.release();
+    }
+    expect(await stale).toBeUndefined();
+    expect(slots.waiting).toBe(0);
+    // A live heavy waiter keeps its rules: passed at most MAX_PASSES times, then waited for.
+    const heavy = claim('heavy', 8);
+    for (let i = 0; i < MAX_PASSES; i++) {
+      const light = claim(`after-${i}`, 2);
+      await light.done;
+      light.release();
+    }
+    const late = claim('late', 2);
+    await settle();
+    expect(granted).not.toContain('late');
+    first.release();
+    await heavy.done;
+    await late.done;
+    expect(granted.slice(-2)).toEqual(['heavy', 'late']);
+  });
+
+  it('contract §1: webhookInflightBudget 0 is accepted and sends one attempt at a time (every body is over it)', async () => {
+    expect(resolveOptions({ webhookInflightBudget: 0 }).webhookInflightBudget).toBe(0);
+    const slots = new AttemptSlots(256, 0);
+    const granted: string[] = [];
+    const claim = claimant(slots, granted);
+    const a = claim('a', 1);
+    const b = claim('b', 1);
+    await settle();
+    expect(granted).toEqual(['a']);
+    a.release();
+    await b.done;
+    expect(granted).toEqual(['a', 'b']);
+    b.release();
+  });
+
   it('contract §1: webhookInflightBudget takes bytes or a size with a unit (default 64 MiB); a bad one is refused naming the setting', () => {
     expect(resolveOptions({}).webhookInflightBudget).toBe(64 * 1024 ** 2);
     expect(resolveOptions({ webhookInflightBudget: '8MiB' }).webhookInflightBudget).toBe(8 * 1024 ** 2);

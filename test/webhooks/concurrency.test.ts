@@ -232,6 +232,37 @@ describe('webhook attempts are capped sandbox-wide and shared fairly between acc
   });
 });
 
+describe('an attempt waiting for a slot whose account is reset (contract §4.1, §4.3)', () => {
+  it('contract §4.3: leaves the wait at once, holds no bytes, blocks no other tenant and is never sent', async () => {
+    const s = sandbox({ webhookConcurrency: 1, webhookTimeout: 600_000 });
+    const hub = s.app.sandbox.world.webhooks;
+    const holder = await holdingReceiver();
+    const resetOne = await receiver(() => 204);
+    const other = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+    const third = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+    await s.endpoint(`${holder.url}/other`, {}, other);
+    await s.endpoint(`${holder.url}/third`, {}, third);
+    await s.endpoint(resetOne.url, {}, ACCOUNTS.paid);
+    await s.trigger('inbox.updated', other);
+    await holder.arrivals(1);
+    // The one slot is held: the account's attempt waits for it, with its body.
+    await s.trigger('inbox.updated', ACCOUNTS.paid);
+    while (hub.attemptsWaiting.attempts === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(hub.attemptsWaiting.bytes).toBeGreaterThan(0);
+    expect((await s.api.post(`/__admin/accounts/${ACCOUNTS.paid}/reset`)).status).toBe(200);
+    expect(hub.attemptsWaiting).toEqual({ attempts: 0, bytes: 0 });
+    // Another tenant's attempt takes the slot freed next; nothing is ever sent for the reset one.
+    await s.trigger('inbox.updated', third);
+    holder.releaseOne();
+    await holder.arrivals(2);
+    expect(holder.paths).toEqual(['/hooks/other', '/hooks/third']);
+    holder.releaseOne();
+    await s.advance(0);
+    expect(resetOne.arrivals).toHaveLength(0);
+    expect(await s.deliveries({ account_id: ACCOUNTS.paid })).toEqual([]);
+  });
+});
+
 describe('many attempts in flight', () => {
   it('more than ten attempts in flight at once print no listener-leak warning on stderr', async () => {
     const warnings: string[] = [];
