@@ -97,7 +97,7 @@ describe('a large member the stand-in would change is compiled with the rest', (
       };
       expect(errorsOf(split)).toEqual(errorsOf(compileSchema(declared)));
       // The type error and, for the keywords that apply to any value, theirs beside it.
-    if (keyword !== 'anyOf') expect((errorsOf(split) as Record<string, string[]>).big).toHaveLength(2);
+      if (keyword !== 'anyOf') expect((errorsOf(split) as Record<string, string[]>).big).toHaveLength(2);
     },
   );
 
