@@ -8,6 +8,7 @@
  * kernel does not charge for stolen time) leaves out the waits. The ratio reported is the median of
  * the per-block ratios; the spread is their interquartile range.
  */
+import { Prng } from '../src/random.js';
 import { median } from './lib.js';
 
 export interface PairedResult {
@@ -23,19 +24,13 @@ export interface PairedResult {
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-/** A small seeded generator (xorshift32): the block orders are the same from run to run. */
-function orders(seed: number): (names: string[]) => string[] {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
+/** The block orders, shuffled by the sandbox's own seeded generator: the same from run to run. */
+function orders(seed: string): (names: string[]) => string[] {
+  const prng = new Prng(seed);
   return (names) => {
     const order = [...names];
     for (let i = order.length - 1; i > 0; i -= 1) {
-      const j = Math.floor(next() * (i + 1));
+      const j = prng.int(0, i);
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
     return order;
@@ -62,7 +57,7 @@ export async function paired(
     warmMs += Number(process.hrtime.bigint() - start) / 1e6 / 100;
   }
   const perBlock = Math.max(5, Math.round(blockMs / (warmMs / names.length)));
-  const shuffled = orders(0x9e3779b9);
+  const shuffled = orders('paired-blocks');
   const cpu: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const wall: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let block = 0; block < blocks; block += 1) {

@@ -3,7 +3,7 @@
  * and faults acted on its requests and how its webhooks fared, counted as requests and deliveries
  * finish. Independent of the journal: counts survive its wrap, its budget and `journalSize: 0`.
  *
- * Narrow on purpose: the book is fed plain facts (`FinishedRequest`, `EndedDelivery`) and knows
+ * Narrow on purpose: the book is fed plain facts (a request's operation, status, fault and scenarios; an `EndedDelivery`) and knows
  * nothing of HTTP, the world or the OpenAPI document; the catalog of operations and their documented
  * statuses comes in when a view is made. An account that never sent a request holds nothing: its
  * counts are made at its first request.
@@ -12,20 +12,6 @@
  * counter per distinct status (100–599), scenario name (the catalog's) and fault name (the fault
  * types), and one per webhook event type (the event catalog's).
  */
-
-/** What the book needs of a finished /v1 request. */
-export interface FinishedRequest {
-  /** The caller's account; null for a request without a known key. */
-  account_id: string | null;
-  /** The operation that answered; null for an unknown path or method (not counted). */
-  operation_id: string | null;
-  /** The status the client got; null when it got no answer (a transport fault). */
-  status: number | null;
-  /** Names of the scenarios that acted on it (a `Prefer`-requested one included). */
-  scenarios: readonly string[];
-  /** The transport fault that hit it, by name; null when none. */
-  fault: string | null;
-}
 
 /** What the book needs of a webhook delivery that has ended (succeeded, or failed for good). */
 export interface EndedDelivery {
@@ -102,13 +88,12 @@ const ANONYMOUS = '\u0000anonymous';
 export class CoverageBook {
   private readonly accounts = new Map<string, AccountCoverage>();
 
-  /** Counts a finished request: a call, its status (when the client got one), its scenarios and its fault. */
-  requestFinished(request: FinishedRequest): void {
-    if (request.operation_id === null) return;
-    this.count(request.account_id, request.operation_id, request.status, request.fault, request.scenarios);
-  }
-
-  /** The same, member by member: what the world module calls for every /v1 request (no object made). */
+  /**
+   * Counts a finished /v1 request of a known operation: a call, its status (when the client got
+   * one and no fault took it), the names of the scenarios that acted on it and its fault. Member by
+   * member, so a request makes no object to be counted. `accountId` null: a request without a
+   * known key.
+   */
   count(accountId: string | null, operationId: string, status: number | null, fault: string | null, scenarios: readonly string[]): void {
     const counts = this.operationOf(accountId ?? ANONYMOUS, operationId);
     counts.calls += 1;
