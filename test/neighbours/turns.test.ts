@@ -155,28 +155,32 @@ describe('admin answers over 256 KiB leave in pieces, each in a turn of its own'
   }
 });
 
-describe('a journal listing page is built in slices, a turn each (contract §3.4)', () => {
-  /** A journal of `count` answered entries of about 60 KiB of body each, acct_a and acct_b in turn. */
-  function filled(count: number): RequestJournal {
-    const ring = new RequestJournal(100);
-    for (let n = 1; n <= count; n++) {
-      const ticket = ring.arrive({
-        request_id: `req_${String(n).padStart(12, '0')}`,
-        method: 'PATCH',
-        path: '/v1/x',
-        querystring: '',
-        at: n,
-      });
-      ring.finish(
-        ticket,
-        journalOutcome({ account_id: n % 2 ? 'acct_a' : 'acct_b', raw_body: JSON.stringify({ n, pad: 'y'.repeat(60 * 1024) }) }),
-      );
-    }
-    return ring;
+/**
+ * A journal of `count` answered PATCHes (request ids in arrival order), entry `n` of the account
+ * and with the body padding `entry(n)` says.
+ */
+function journalOf(count: number, entry: (n: number) => { account: string; pad: number }): RequestJournal {
+  const ring = new RequestJournal(100);
+  for (let n = 1; n <= count; n++) {
+    const ticket = ring.arrive({
+      request_id: `req_${String(n).padStart(12, '0')}`,
+      method: 'PATCH',
+      path: '/v1/x',
+      querystring: '',
+      at: n,
+    });
+    const { account, pad } = entry(n);
+    ring.finish(ticket, journalOutcome({ account_id: account, raw_body: JSON.stringify({ n, pad: 'y'.repeat(pad) }) }));
   }
+  return ring;
+}
 
+/** acct_a and acct_b in turn, about 60 KiB of body each. */
+const alternating = (n: number) => ({ account: n % 2 ? 'acct_a' : 'acct_b', pad: 60 * 1024 });
+
+describe('a journal listing page is built in slices, a turn each (contract §3.4)', () => {
   it('pauses after each slice and lists exactly what the one-turn page lists, whichever cursor', async () => {
-    const ring = filled(30);
+    const ring = journalOf(30, alternating);
     const filters: JournalFilter[] = [
       { limit: 200 },
       { limit: 7 },
@@ -202,7 +206,7 @@ describe('a journal listing page is built in slices, a turn each (contract §3.4
   });
 
   it('leaves out an entry that left the journal during a pause (its account reset), and refuses an unknown cursor before any', async () => {
-    const ring = filled(20);
+    const ring = journalOf(20, alternating);
     let pauses = 0;
     const page = await ring.listPageInSlices(
       { limit: 200 },
@@ -226,20 +230,7 @@ describe('a journal listing page is built in slices, a turn each (contract §3.4
 
 describe('the HAR export is built in slices, a turn each (contract §5.3)', () => {
   it('pauses after each slice and writes the very log the one-turn export writes', async () => {
-    const ring = new RequestJournal(100);
-    for (let n = 1; n <= 30; n++) {
-      const ticket = ring.arrive({
-        request_id: `req_${String(n).padStart(12, '0')}`,
-        method: 'PATCH',
-        path: '/v1/x',
-        querystring: '',
-        at: n,
-      });
-      ring.finish(
-        ticket,
-        journalOutcome({ account_id: n % 2 ? 'acct_a' : 'acct_b', raw_body: JSON.stringify({ n, pad: 'y'.repeat(60 * 1024) }) }),
-      );
-    }
+    const ring = journalOf(30, alternating);
     for (const [filter, limit] of [
       [{}, 100],
       [{}, 12],
@@ -282,26 +273,7 @@ describe('the HAR export is built in slices, a turn each (contract §5.3)', () =
     // The newest five are 60 KiB each, so a pause comes after the sixth newest; the fifth oldest is
     // acct_a's, and acct_a (or an eviction) takes entries away during that pause. The export must
     // still hold the newest `limit` matches left and say that older ones were left out.
-    const build = (): RequestJournal => {
-      const ring = new RequestJournal(100);
-      for (let n = 1; n <= 10; n++) {
-        const ticket = ring.arrive({
-          request_id: `req_${String(n).padStart(12, '0')}`,
-          method: 'PATCH',
-          path: '/v1/x',
-          querystring: '',
-          at: n,
-        });
-        ring.finish(
-          ticket,
-          journalOutcome({
-            account_id: n === 5 || n === 4 ? 'acct_a' : 'acct_b',
-            raw_body: JSON.stringify({ n, pad: 'y'.repeat(n >= 6 ? 60 * 1024 : 10) }),
-          }),
-        );
-      }
-      return ring;
-    };
+    const build = () => journalOf(10, (n) => ({ account: n === 5 || n === 4 ? 'acct_a' : 'acct_b', pad: n >= 6 ? 60 * 1024 : 10 }));
     const ids = (json: string): string[] =>
       (JSON.parse(json) as { log: { entries: Array<{ _request_id: string }> } }).log.entries.map((e) => e._request_id.slice(-2));
     for (const limit of [6, 5]) {

@@ -6,24 +6,11 @@
  * Such a snapshot loaded would answer 5xx later (a PATCH of an inbox without `display_name`).
  */
 import { describe, expect, it } from 'vitest';
-import { bearer, client, makeApp } from '../support/harness.js';
-import { submitAForm } from './support.js';
+import { client, makeApp } from '../support/harness.js';
+import { realSnapshot } from './support.js';
 
 type Json = Record<string, any>;
 type Api = ReturnType<typeof client>;
-
-async function realSnapshot(): Promise<Json> {
-  const api = client(makeApp());
-  const made = await api.post('/__admin/accounts').send({ clock: 'frozen' });
-  const auth = bearer(made.body.api_key.token);
-  const id = made.body.account.id as string;
-  await submitAForm(api, id, auth);
-  expect((await api.post('/v1/web/crawl').set(auth).send({ url: 'https://example.com/' })).status).toBe(201);
-  expect((await api.post('/__admin/webhook_endpoints').send({ account_id: id, url: 'http://127.0.0.1:9/hooks' })).status).toBe(201);
-  const snapshot = (await api.get(`/__admin/accounts/${id}/snapshot`)).body as Json;
-  expect(snapshot.records.form_submissions).toHaveLength(1);
-  return snapshot;
-}
 
 async function load(api: Api, snapshot: Json) {
   return api.post('/__admin/accounts').send({ snapshot });

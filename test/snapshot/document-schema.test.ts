@@ -8,8 +8,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { bearer, client, makeApp } from '../support/harness.js';
-import { submitAForm } from './support.js';
+import { client, makeApp } from '../support/harness.js';
+import { realSnapshot } from './support.js';
 
 type Json = Record<string, any>;
 
@@ -21,17 +21,6 @@ async function published(): Promise<{ validate: (value: unknown) => boolean; doc
   const answer = document.paths['/accounts/{id}/snapshot'].get.responses['200'].content['application/json'].schema;
   const validate = ajv.compile({ $ref: `admin${answer.$ref as string}` });
   return { validate: (value) => validate(value), document };
-}
-
-async function realSnapshot(): Promise<Json> {
-  const api = client(makeApp());
-  const made = await api.post('/__admin/accounts').send({ clock: 'frozen' });
-  const auth = bearer(made.body.api_key.token);
-  const id = made.body.account.id as string;
-  await submitAForm(api, id, auth);
-  expect((await api.post('/v1/web/crawl').set(auth).send({ url: 'https://example.com/' })).status).toBe(201);
-  expect((await api.post('/__admin/webhook_endpoints').send({ account_id: id, url: 'http://127.0.0.1:9/hooks' })).status).toBe(201);
-  return (await api.get(`/__admin/accounts/${id}/snapshot`)).body as Json;
 }
 
 describe('contract §5.4: the snapshot document in the admin OpenAPI document is the one the loader checks', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { bearer, client } from '../support/harness.js';
+import { bearer, client, makeApp } from '../support/harness.js';
 
 type Json = Record<string, any>;
 
@@ -17,4 +17,21 @@ export async function submitAForm(api: ReturnType<typeof client>, accountId: str
     .send({ form_id: form.id, answers: { [email.id]: 'a@example.com' } });
   expect(sent.status).toBe(201);
   return state;
+}
+
+/**
+ * A snapshot of an account that holds a bit of everything: a form submission (with its delivery and
+ * customer), a crawl job and a webhook endpoint, on a frozen clock.
+ */
+export async function realSnapshot(): Promise<Json> {
+  const api = client(makeApp());
+  const made = await api.post('/__admin/accounts').send({ clock: 'frozen' });
+  const auth = bearer(made.body.api_key.token);
+  const id = made.body.account.id as string;
+  await submitAForm(api, id, auth);
+  expect((await api.post('/v1/web/crawl').set(auth).send({ url: 'https://example.com/' })).status).toBe(201);
+  expect((await api.post('/__admin/webhook_endpoints').send({ account_id: id, url: 'http://127.0.0.1:9/hooks' })).status).toBe(201);
+  const snapshot = (await api.get(`/__admin/accounts/${id}/snapshot`)).body as Json;
+  expect(snapshot.records.form_submissions).toHaveLength(1);
+  return snapshot;
 }

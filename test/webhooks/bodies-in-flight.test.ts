@@ -25,6 +25,28 @@ function claimant(slots: AttemptSlots, granted: string[]) {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+type Claim = ReturnType<ReturnType<typeof claimant>>;
+
+/**
+ * The rule for a heavy waiter: light bodies of other accounts (named `prefix-i`) pass it MAX_PASSES
+ * times, one after another; the next light one waits behind it until `first` (in flight) ends, then
+ * the heavy one goes before it.
+ */
+async function passedThenWaitedFor(claim: ReturnType<typeof claimant>, granted: string[], first: Claim, heavy: Claim, prefix: string) {
+  for (let i = 0; i < MAX_PASSES; i++) {
+    const light = claim(`${prefix}-${i}`, 2);
+    await light.done;
+    light.release();
+  }
+  const late = claim('late', 2);
+  await settle();
+  expect(granted).not.toContain('late');
+  first.release();
+  await heavy.done;
+  await late.done;
+  expect(granted.slice(-2)).toEqual(['heavy', 'late']);
+}
+
 describe('contract §4.3: the bodies of the attempts in flight are bounded in bytes', () => {
   it('contract §4.3: an attempt whose body would pass the budget waits for one in flight to end, then goes', async () => {
     const slots = new AttemptSlots(256, 10);
@@ -74,21 +96,10 @@ describe('contract §4.3: the bodies of the attempts in flight are bounded in by
     const heavy = claim('heavy', 8);
     await settle();
     expect(granted).toEqual(['first']);
-    // Light bodies of other accounts, one after another: each fits beside `first`, and passes `heavy`.
-    for (let i = 0; i < MAX_PASSES; i++) {
-      const light = claim(`light-${i}`, 2);
-      await light.done;
-      light.release();
-    }
-    expect(granted).toEqual(['first', ...Array.from({ length: MAX_PASSES }, (_, i) => `light-${i}`)]);
-    // Passed MAX_PASSES times: the next light body fits, but waits behind it.
-    const late = claim('late', 2);
-    await settle();
-    expect(granted).not.toContain('late');
-    first.release();
-    await heavy.done;
-    await late.done;
-    expect(granted.slice(-2)).toEqual(['heavy', 'late']);
+    // Light bodies of other accounts, one after another: each fits beside `first`, and passes
+    // `heavy`; passed MAX_PASSES times, the next light body fits but waits behind it.
+    await passedThenWaitedFor(claim, granted, first, heavy, 'light');
+    expect(granted).toEqual(['first', ...Array.from({ length: MAX_PASSES }, (_, i) => `light-${i}`), 'heavy', 'late']);
   });
 
   it('contract §4.3: the count still bounds: with room in bytes, no more than webhookConcurrency attempts are in flight', async () => {
@@ -149,18 +160,7 @@ describe('contract §4.3: the bodies of the attempts in flight are bounded in by
     expect(slots.waiting).toBe(0);
     // A live heavy waiter keeps its rules: passed at most MAX_PASSES times, then waited for.
     const heavy = claim('heavy', 8);
-    for (let i = 0; i < MAX_PASSES; i++) {
-      const light = claim(`after-${i}`, 2);
-      await light.done;
-      light.release();
-    }
-    const late = claim('late', 2);
-    await settle();
-    expect(granted).not.toContain('late');
-    first.release();
-    await heavy.done;
-    await late.done;
-    expect(granted.slice(-2)).toEqual(['heavy', 'late']);
+    await passedThenWaitedFor(claim, granted, first, heavy, 'after');
   });
 
   it('contract §1: webhookInflightBudget 0 is accepted and sends one attempt at a time (every body is over it)', async () => {

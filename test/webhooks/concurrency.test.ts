@@ -82,16 +82,22 @@ async function holdingReceiver(): Promise<HoldingReceiver> {
   return holder;
 }
 
+/** `count` new accounts, each with one endpoint at `url`: their ids. */
+async function accountsWithEndpoints(s: ReturnType<typeof sandbox>, url: string, count: number): Promise<string[]> {
+  const accounts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
+    await s.endpoint(url, {}, id);
+    accounts.push(id);
+  }
+  return accounts;
+}
+
 describe('webhook attempts are capped sandbox-wide and shared fairly between accounts', () => {
   it('contract §4.3: with webhookConcurrency 2, six accounts falling due at once never have more than 2 attempts in flight, and all are sent', async () => {
     const s = sandbox({ webhookConcurrency: 2, webhookTimeout: 600_000 });
     const holder = await holdingReceiver();
-    const accounts: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      const id = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
-      await s.endpoint(holder.url, {}, id);
-      accounts.push(id);
-    }
+    const accounts = await accountsWithEndpoints(s, holder.url, 6);
     for (const id of accounts) expect((await s.trigger('inbox.updated', id)).status).toBe(201);
     await holder.arrivals(2);
     for (let sent = 2; sent < 6; sent++) {
@@ -111,12 +117,7 @@ describe('webhook attempts are capped sandbox-wide and shared fairly between acc
     // 256 slots, but room in bytes for one body: each attempt goes alone (a body over the budget goes once nothing else is in flight).
     const s = sandbox({ webhookInflightBudget: 1, webhookTimeout: 600_000 });
     const holder = await holdingReceiver();
-    const accounts: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      const id = (await s.api.post('/__admin/accounts').send({})).body.account.id as string;
-      await s.endpoint(holder.url, {}, id);
-      accounts.push(id);
-    }
+    const accounts = await accountsWithEndpoints(s, holder.url, 6);
     for (const id of accounts) expect((await s.trigger('inbox.updated', id)).status).toBe(201);
     for (let sent = 1; sent <= 6; sent++) {
       await holder.arrivals(sent);
