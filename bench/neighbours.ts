@@ -18,8 +18,14 @@
  *   - 3,000 accounts with running clocks, one webhook endpoint and one event each.
  * Every loop is bounded in count and in time (BENCH_PHASE_SECONDS, default 240 s per load) and ends
  * by itself; a sandbox that dies is reported as such and the next load starts a fresh one.
+ * To look at one load: BENCH_LOADS=<regexp> runs only the loads whose name matches;
+ * BENCH_SANDBOX_NODE_ARGS (say `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the sandbox's node;
+ * BENCH_PROBE_SAMPLES=<path prefix> writes the neighbour's raw samples (`[scheduled epoch ms,
+ * latency ms, status]`) of each load to `<prefix>-<sandbox pid>.json`. bench/slow-windows.ts reads
+ * a profile and those samples together: what the sandbox ran while the neighbour waited.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -94,7 +100,8 @@ interface Sandbox {
 
 function startSandbox(extra: string[]): Promise<Sandbox> {
   const args = [CLI, '--port', '0', '--host', '127.0.0.1', '--rate-limit', 'off', '--clock', CLOCK, ...extra];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = process.env.BENCH_SANDBOX_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let listening = false;
   let stderrTail = '';
@@ -263,6 +270,7 @@ async function runLoad(
   }
   const died = sandbox.ended();
   const samples = await probe.stop();
+  if (process.env.BENCH_PROBE_SAMPLES) writeFileSync(`${process.env.BENCH_PROBE_SAMPLES}-${sandbox.pid}.json`, JSON.stringify(samples));
   await sandbox.stop();
   return {
     name,
@@ -508,7 +516,9 @@ export async function neighbourLoads(scale: number, report: (result: LoadResult)
     [`${Math.round(3_000 * scale)} running-clock accounts with webhooks`, [], (ctx) => runningClocks(ctx, Math.round(3_000 * scale))],
   ];
   const results: LoadResult[] = [];
+  const only = process.env.BENCH_LOADS === undefined ? undefined : new RegExp(process.env.BENCH_LOADS, 'i');
   for (const [name, args, run] of loads) {
+    if (only && !only.test(name)) continue;
     const result = await runLoad(name, args, scale, run);
     results.push(result);
     report(result);

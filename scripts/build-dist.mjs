@@ -152,7 +152,8 @@ await build({
   entryPoints: ['src/cli.ts'],
   outfile: 'dist/cli.js',
   format: 'esm',
-  minify: true,
+  // DIST_MINIFY=0 keeps names and lines readable in a CPU profile of the CLI (bench/neighbours.ts).
+  minify: process.env.DIST_MINIFY !== '0',
   // No `libraryMinify`: it wraps every function created at run time in a defineProperty call, Koa's
   // per-request closures included, which cost about a third of the CLI's throughput. Error classes
   // set their `name` themselves, and nothing else reads function names.
