@@ -30,7 +30,7 @@ export default defineConfig({
           // Sound because every test builds its own app (createApp/startMockServer): no test reads
           // state another file left in a module, and spies are restored where they are set.
           isolate: false,
-          globalSetup: ['test/global-setup.ts'],
+          globalSetup: ['test/global-setup.ts', 'test/temp-root.ts'],
           // Every /v1 response a test receives through the harness must match the OpenAPI document.
           setupFiles: ['test/support/contract-setup.ts'],
           // Timeouts only catch hangs; no assertion depends on speed. They are generous so
@@ -54,6 +54,7 @@ export default defineConfig({
           name: 'package',
           include: ['test/package/tarball.test.ts', 'test/package/git-install.test.ts', 'test/package/recipes.test.ts'],
           environment: 'node',
+          globalSetup: ['test/temp-root.ts'],
           isolate: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,

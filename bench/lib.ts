@@ -1,7 +1,7 @@
 /** Small helpers of the benchmark: child servers, load runs (wrk or autocannon), CPU and RSS, percentiles. */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -123,7 +123,10 @@ function loadWithWrk(url: string, options: LoadOptions): Promise<LoadResult> {
   const args = ['-t1', `-c${options.connections}`, `-d${Math.max(1, Math.round(options.seconds))}s`, '--latency'];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   if ((options.method ?? 'GET') !== 'GET' || options.body !== undefined) {
-    wrkScripts ??= mkdtempSync(join(tmpdir(), 'ccm-bench-'));
+    if (wrkScripts === undefined) {
+      const dir = (wrkScripts = mkdtempSync(join(tmpdir(), 'ccm-bench-')));
+      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    }
     const script = join(
       wrkScripts,
       `${options.method ?? 'GET'}-${Buffer.from(options.body ?? '')
