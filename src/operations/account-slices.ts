@@ -7,8 +7,9 @@
  * that task then goes to the back of its account's lane. A tenant with eight expensive requests in
  * flight therefore delays another tenant's request by one slice per turn, as a tenant with one does,
  * not by eight (the idea of the large-body lane, src/http/large-body-lane.ts, applied to CPU work
- * instead of bodies). The lanes are process-wide: the work is pure (a function of the seed and the
- * input), so where a slice ends or which account runs first changes no answer's bytes.
+ * instead of bodies). The lanes are process-wide, keyed by account id: the work is pure (a function
+ * of the seed and the input), so where a slice ends or which account runs first changes no answer's
+ * bytes, and two sandboxes of one process with an account of the same id only share its turns.
  *
  * A slice is a fixed number of steps, not a time budget: what one turn may do is the same on a busy
  * machine as on an idle one, and tests can count it.
