@@ -1,7 +1,7 @@
 /**
  * One-off work that start-up leaves for after listen, done in idle slices so that no request waits
  * behind it: loading faker (what the first derivation of an account's records needs), Node's fetch
- * globals (what Koa's first object answer touches), loading ajv, and compiling the validators of every /v1 operation and /__admin route, one schema set at a time.
+ * globals (what Koa's first object answer touches), loading ajv, and compiling the validators of every /v1 operation and /__admin route, one schema at a time.
  *
  * Without it each of these ran inside the first request that needed it, in one turn of the event
  * loop (up to ~100 ms for a first GET of seeded records: faker's load, ajv's, the compile), and
@@ -13,10 +13,10 @@
  * Nothing here changes what any request answers: the steps only fill process-wide caches that the
  * first use would fill the same way.
  */
-import { compileAdminSchemas } from './admin/route-kit.js';
+import { adminSchemaSteps, type AdminOperation } from './admin/route-kit.js';
 import { ADMIN_OPERATIONS } from './admin/operations.js';
 import type { OperationDef } from './operations/types.js';
-import { DECLARED_COMPILER_STEPS, validatorsCompiled, validatorsFor } from './operations/validation.js';
+import { DECLARED_COMPILER_STEPS, validatorSteps } from './operations/validation.js';
 import { loadFaker } from './random.js';
 import { OPERATIONS } from './resources/index.js';
 
@@ -41,8 +41,11 @@ export interface WarmUp {
   stop(): void;
 }
 
-/** The sandbox's background steps: faker, ajv, then each operation's and admin route's validators. */
-export function warmUpSteps(operations: readonly OperationDef[] = OPERATIONS): WarmUpStep[] {
+/** The sandbox's background steps: faker, ajv, then each schema of each operation and admin route. */
+export function warmUpSteps(
+  operations: readonly OperationDef[] = OPERATIONS,
+  admin: readonly Pick<AdminOperation, 'body' | 'query'>[] = ADMIN_OPERATIONS,
+): WarmUpStep[] {
   return [
     loadFaker,
     // Koa checks every object body against these globals, which Node defines lazily: `Response`
@@ -52,10 +55,9 @@ export function warmUpSteps(operations: readonly OperationDef[] = OPERATIONS): W
     ...DECLARED_COMPILER_STEPS,
     // The large members of a split body schema (POST /__admin/accounts' `template` and `pinned`,
     // a third of the whole compile) are left to the first body that has them.
-    ...operations.map((op) => () => {
-      if (!validatorsCompiled(op)) validatorsFor(op);
-    }),
-    ...ADMIN_OPERATIONS.map((operation) => () => compileAdminSchemas(operation)),
+    // One schema per step: an operation's query, path and body schemas, an admin route's body and query.
+    ...operations.flatMap(validatorSteps),
+    ...admin.flatMap(adminSchemaSteps),
   ];
 }
 

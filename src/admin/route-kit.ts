@@ -185,13 +185,16 @@ function cached(cache: WeakMap<JsonSchema, Validator>, schema: JsonSchema, compi
 }
 
 /**
- * Compiles (once) the schemas of an admin route ahead of its first request: start-up's background
- * work (src/warm-up.ts) calls it one route a turn. A request still compiles its own if it comes
- * first. The large members of a split body schema stay for the first body that has them.
+ * Compiles (once) the schemas of an admin route ahead of its first request, one schema per step:
+ * start-up's background work (src/warm-up.ts) runs them a few per turn. A request still compiles its
+ * own if it comes first. The large members of a split body schema stay for the first body that has them.
  */
-export function compileAdminSchemas(operation: Pick<AdminOperation, 'body' | 'query'>): void {
-  if (operation.body) cached(bodyValidators, operation.body, compileDeclaredSchema);
-  if (operation.query) cached(queryValidators, operation.query, compileDeclaredQuerySchema);
+export function adminSchemaSteps(operation: Pick<AdminOperation, 'body' | 'query'>): (() => void)[] {
+  const { body, query } = operation;
+  return [
+    ...(body ? [() => void cached(bodyValidators, body, compileDeclaredSchema)] : []),
+    ...(query ? [() => void cached(queryValidators, query, compileDeclaredQuerySchema)] : []),
+  ];
 }
 
 /** The JSON body, checked against `schema` (an absent body is `{}`). */

@@ -77,23 +77,59 @@ export interface OperationValidators {
 }
 
 const compiled = new WeakMap<OperationDef, OperationValidators>();
+/** The validators of an operation compiled so far, one part at a time (start-up's background steps). */
+const partial = new WeakMap<OperationDef, OperationValidators>();
 
-/** Compiles (once) the validators of an operation; a broken schema fails start-up naming the operation. */
-export function validatorsFor(op: OperationDef): OperationValidators {
-  let validators = compiled.get(op);
-  if (validators) return validators;
-  validators = {};
+type Part = keyof OperationValidators;
+
+/** The parts of an operation that have a schema to compile. */
+function partsOf(op: OperationDef): Part[] {
+  const parts: Part[] = [];
+  // A query schema without properties admits no parameter at all: `validateQuery` without a
+  // validator says exactly that, so such operations (GET /status) never need ajv.
+  if (op.query && hasProperties(op.query)) parts.push('query');
+  if (op.params) parts.push('params');
+  if (op.body) parts.push('body');
+  return parts;
+}
+
+/** Compiles one part's schema (once); a broken schema fails naming the operation. */
+function compilePart(op: OperationDef, part: Part): void {
+  let done = partial.get(op);
+  if (!done) partial.set(op, (done = {}));
+  if (done[part]) return;
   try {
-    // A query schema without properties admits no parameter at all: `validateQuery` without a
-    // validator says exactly that, so such operations (GET /status) never need ajv.
-    if (op.query && hasProperties(op.query)) validators.query = compileDeclaredQuerySchema(op.query);
-    if (op.params) validators.params = compileDeclaredQuerySchema(op.params);
-    if (op.body) validators.body = compileDeclaredSchema(op.body);
+    if (part === 'body') done.body = compileDeclaredSchema(op.body!);
+    else done[part] = compileDeclaredQuerySchema((part === 'query' ? op.query : op.params)!);
   } catch (error) {
     throw new Error(`Invalid schema in operation ${op.operationId} (${op.method} ${op.path}): ${(error as Error).message}`);
   }
+}
+
+/** Compiles (once) the validators of an operation; a broken schema fails start-up naming the operation. */
+export function validatorsFor(op: OperationDef): OperationValidators {
+  const known = compiled.get(op);
+  if (known) return known;
+  for (const part of partsOf(op)) compilePart(op, part);
+  const validators = partial.get(op) ?? {};
+  partial.delete(op);
   compiled.set(op, validators);
   return validators;
+}
+
+/**
+ * Start-up's background compile of an operation, one schema per step (a body schema can take tens
+ * of ms under load: three in one turn were the longest steps of the warm-up); the last step (or the
+ * only one, for an operation without schemas) makes the validators the operation's.
+ */
+export function validatorSteps(op: OperationDef): (() => void)[] {
+  const parts = partsOf(op);
+  if (parts.length === 0) return [() => void validatorsFor(op)];
+  return parts.map((part, i) => () => {
+    if (compiled.has(op)) return;
+    if (i === parts.length - 1) validatorsFor(op);
+    else compilePart(op, part);
+  });
 }
 
 function hasProperties(schema: JsonSchema): boolean {

@@ -4,9 +4,11 @@
  * timing is asserted: the counts of slices and the order of work are what the rule is about.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ADMIN_OPERATIONS } from '../../src/admin/operations.js';
 import { createAppWithOperations } from '../../src/app.js';
 import { listApiKeys } from '../../src/resources/api-keys/operations.js';
 import { listExperiences } from '../../src/resources/experiences/operations.js';
@@ -89,6 +91,40 @@ describe('background work after listen', () => {
     expect(work.slices).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(log).toEqual([]);
+  });
+});
+
+/** The ajv the sandbox compiles with (the same module instance as its own `require`). */
+const ajvPrototype = (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv.prototype;
+
+describe('each background step compiles one schema at most', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('an operation with a query, path and body schema, or an admin route with a body and a query, takes a step per schema', () => {
+    // Copies, schemas included: validators are cached per declaration and per schema for the process.
+    const operations = OPERATIONS.map((op) => ({ ...op }));
+    const admin = ADMIN_OPERATIONS.map((operation) => ({
+      ...operation,
+      ...(operation.body ? { body: { ...operation.body } } : {}),
+      ...(operation.query ? { query: { ...operation.query } } : {}),
+    }));
+    const steps = warmUpSteps(operations, admin);
+    const compile = vi.spyOn(ajvPrototype, 'compile');
+    const perStep = steps.map((step) => {
+      const before = compile.mock.calls.length;
+      step();
+      return compile.mock.calls.length - before;
+    });
+    // A step compiles one schema at most, and together they compile every one (the same work as before).
+    expect(Math.max(...perStep)).toBe(1);
+    const schemas = perStep.reduce((a, b) => a + b, 0);
+    const declared =
+      operations.reduce(
+        (n, op) => n + (op.params ? 1 : 0) + (op.body ? 1 : 0) + (op.query && Object.keys(op.query.properties ?? {}).length > 0 ? 1 : 0),
+        0,
+      ) + admin.reduce((n, operation) => n + (operation.body ? 1 : 0) + (operation.query ? 1 : 0), 0);
+    expect(schemas).toBe(declared);
+    for (const op of operations) expect(validatorsCompiled(op), op.operationId).toBe(true);
   });
 });
 

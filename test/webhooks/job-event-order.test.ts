@@ -26,7 +26,7 @@ interface InFlight {
   publish(): void;
 }
 
-function crawlInFlight(app: MockApp, accountId: string, maxPages: number, url = 'https://example.com/'): InFlight {
+async function crawlInFlight(app: MockApp, accountId: string, maxPages: number, url = 'https://example.com/'): Promise<InFlight> {
   const { world } = app.sandbox;
   const store = world.store.forAccount(accountId)!;
   const apiKey = store.collection('api_keys').values()[0]!;
@@ -38,7 +38,8 @@ function crawlInFlight(app: MockApp, accountId: string, maxPages: number, url = 
     },
     watchJob: (job: JobRecord) => watched.push(job),
   };
-  const result = crawlSite.handler({
+  // The handler plans the crawl over a few turns (a promise), then creates the job.
+  const result = (await crawlSite.handler({
     store,
     apiKey,
     body: { url, max_pages: maxPages, max_depth: 2 },
@@ -48,7 +49,7 @@ function crawlInFlight(app: MockApp, accountId: string, maxPages: number, url = 
     path: '/v1/web/crawl',
     jobs: jobFactory(services),
     events,
-  }) as { body: { id: string } };
+  })) as { body: { id: string } };
   return {
     id: result.body.id,
     publish: () => world.webhooks.publish(store, { events: [], jobs: watched, origin: { apiKeyId: apiKey.id, operationId: 'crawlSite' } }),
@@ -75,10 +76,10 @@ describe('contract §4.3: job events in end order, then publish order', () => {
     };
 
     // Created A, B, D (equal ends), then C (later end); answers published B, C first.
-    const a = crawlInFlight(app, ACCOUNTS.paid, 4);
-    const b = crawlInFlight(app, ACCOUNTS.paid, 4);
-    const d = crawlInFlight(app, ACCOUNTS.paid, 4);
-    const c = crawlInFlight(app, ACCOUNTS.paid, 9);
+    const a = await crawlInFlight(app, ACCOUNTS.paid, 4);
+    const b = await crawlInFlight(app, ACCOUNTS.paid, 4);
+    const d = await crawlInFlight(app, ACCOUNTS.paid, 4);
+    const c = await crawlInFlight(app, ACCOUNTS.paid, 9);
     b.publish();
     c.publish();
     note('created', [a.id, b.id, d.id, c.id]);
@@ -89,7 +90,7 @@ describe('contract §4.3: job events in end order, then publish order', () => {
 
     // D is read (settled and charged) before its answer; a crawl's credit check settles A.
     note('read D', await read(d.id));
-    const e = crawlInFlight(app, ACCOUNTS.paid, 2);
+    const e = await crawlInFlight(app, ACCOUNTS.paid, 2);
     note('credits before the answers', await credits());
     // Answers D, then A, then E: D and A tie at their end, announced in publish order.
     d.publish();
@@ -99,16 +100,16 @@ describe('contract §4.3: job events in end order, then publish order', () => {
     note('deliveries after the late answers', await deliveries());
 
     // Two more equal ends; one answer before the reset, one after it (dropped with the old state).
-    const f = crawlInFlight(app, ACCOUNTS.paid, 3);
-    const g = crawlInFlight(app, ACCOUNTS.paid, 3);
+    const f = await crawlInFlight(app, ACCOUNTS.paid, 3);
+    const g = await crawlInFlight(app, ACCOUNTS.paid, 3);
     f.publish();
     note('until idle', (await api.post('/__admin/clock/advance').send({ until: 'idle' })).body);
 
     // Equal ends again, all answered: the clock passes their end with no clock call (as a running
     // clock does between timer ticks), and a read settles the middle one before the hub announces it.
-    const x = crawlInFlight(app, ACCOUNTS.paid, 2);
-    const y = crawlInFlight(app, ACCOUNTS.paid, 2);
-    const z = crawlInFlight(app, ACCOUNTS.paid, 2);
+    const x = await crawlInFlight(app, ACCOUNTS.paid, 2);
+    const y = await crawlInFlight(app, ACCOUNTS.paid, 2);
+    const z = await crawlInFlight(app, ACCOUNTS.paid, 2);
     z.publish();
     x.publish();
     y.publish();
@@ -118,15 +119,15 @@ describe('contract §4.3: job events in end order, then publish order', () => {
     note('next due', app.sandbox.world.webhooks.nextDueOf(ACCOUNTS.paid));
     note('advance 0 after the read', (await api.post('/__admin/clock/advance').send({ seconds: 0 })).body);
     note('deliveries after the read', await deliveries());
-    const h = crawlInFlight(app, ACCOUNTS.paid, 5);
-    const i = crawlInFlight(app, ACCOUNTS.paid, 5);
+    const h = await crawlInFlight(app, ACCOUNTS.paid, 5);
+    const i = await crawlInFlight(app, ACCOUNTS.paid, 5);
     i.publish();
     note('reset', (await api.post(`/__admin/accounts/${ACCOUNTS.paid}/reset`)).status);
     h.publish();
     g.publish();
     note('until idle after reset', (await api.post('/__admin/clock/advance').send({ until: 'idle' })).body);
-    const j = crawlInFlight(app, ACCOUNTS.paid, 2);
-    const k = crawlInFlight(app, ACCOUNTS.paid, 2);
+    const j = await crawlInFlight(app, ACCOUNTS.paid, 2);
+    const k = await crawlInFlight(app, ACCOUNTS.paid, 2);
     k.publish();
     j.publish();
     note('until idle at the end', (await api.post('/__admin/clock/advance').send({ until: 'idle' })).body);

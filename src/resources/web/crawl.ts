@@ -55,7 +55,7 @@ function finish<T>(steps: Generator<void, T, void>): T {
   }
 }
 
-/** `planCrawl`, a page per step. */
+/** Which pages the crawl visits, in order (enough to know its size, and so its cost, at creation), a page per step. */
 function* planInSteps(seed: string, input: CrawlInput): Generator<void, { site: Site; planned: PlannedPage[] }, void> {
   const start = normalizeStartUrl(input.url);
   const site = new Site(seed, start.origin);
@@ -75,13 +75,12 @@ function* planInSteps(seed: string, input: CrawlInput): Generator<void, { site: 
   return { site, planned };
 }
 
-/** Which pages the crawl visits, in order: enough to know its size (and so its cost) at creation. */
-export function planCrawl(seed: string, input: CrawlInput): { site: Site; planned: PlannedPage[] } {
-  return finish(planInSteps(seed, input));
-}
-
-export function crawlPageCount(seed: string, input: CrawlInput): number {
-  return planCrawl(seed, input).planned.length;
+/**
+ * How many pages the crawl visits (what its cost is made of), a page planned per step: what creating
+ * a crawl runs in slices (src/operations/account-slices.ts).
+ */
+export function* pageCountInSteps(seed: string, input: CrawlInput): Generator<void, number, void> {
+  return (yield* planInSteps(seed, input)).planned.length;
 }
 
 /**

@@ -2,11 +2,12 @@
 import { ApiError, validationFailed } from '../../errors/api-error.js';
 import { MESSAGES } from '../../errors/messages.js';
 import { availableCredits } from '../../jobs/settle.js';
+import { inSlices } from '../../operations/account-slices.js';
 import { defineOperation } from '../../operations/types.js';
 import { isAbsoluteHttpUrl } from '../../operations/urls.js';
 import type { CrawlInput } from '../../store/records.js';
 import { jobView } from '../jobs/schemas.js';
-import { crawlPageCount } from './crawl.js';
+import { pageCountInSteps } from './crawl.js';
 import { CRAWL_JOB, crawlBodySchema, crawlJobSchema } from './schemas.js';
 
 /** Absolute http(s) with a host: a rule the body schema cannot say with a useful message. */
@@ -28,9 +29,14 @@ export const crawlSite = defineOperation<CrawlInput>({
   body: crawlBodySchema,
   success: { status: 201, description: 'The new job, queued.', schema: crawlJobSchema },
   errors: [400, 401, 402, 403, 422, 429, 500],
-  handler({ body, store, apiKey, sandbox, jobs, events }) {
+  async handler({ body, store, apiKey, sandbox, jobs, events }) {
     checkCrawlUrl(body.url);
     const input: CrawlInput = { url: body.url, max_pages: body.max_pages, max_depth: body.max_depth };
+    // The plan (which pages, so the job's size) is pure, ~2.5 ms of CPU for 100 pages: made a slice
+    // per turn in the account's lane, before anything reads or writes the account, so a refusal
+    // leaves nothing behind and a reset or delete meanwhile finds this request writing to the
+    // state it captured, like any other.
+    const units = await inSlices(store.account.id, pageCountInSteps(sandbox.seed, input));
     const settings = sandbox.jobSettings.crawl;
     // Hold the most the crawl could cost, so completing jobs can never overdraw the balance.
     const hold = input.max_pages * settings.credits_per_page;
@@ -42,7 +48,7 @@ export const crawlSite = defineOperation<CrawlInput>({
       param: 'url',
       operationId: 'crawlSite',
       input,
-      units: crawlPageCount(sandbox.seed, input),
+      units,
       creditsHold: hold,
     });
     events.watchJob(job);

@@ -1,0 +1,84 @@
+/**
+ * Pure work of a request that costs more than a turn should (planning a 100-page crawl, ~2.5 ms of
+ * CPU; rendering a completed crawl for a read, ~16 ms), run a few small steps per turn of the event
+ * loop, so another tenant's request is read and answered between two slices instead of after all.
+ *
+ * One lane per account: in each turn, every account with work runs ONE slice of its oldest task, and
+ * that task then goes to the back of its account's lane. A tenant with eight expensive requests in
+ * flight therefore delays another tenant's request by one slice per turn, as a tenant with one does,
+ * not by eight (the idea of the large-body lane, src/http/large-body-lane.ts, applied to CPU work
+ * instead of bodies). The lanes are process-wide, keyed by account id: the work is pure (a function
+ * of the seed and the input), so where a slice ends or which account runs first changes no answer's
+ * bytes, and two sandboxes of one process with an account of the same id only share its turns.
+ *
+ * A slice is a fixed number of steps, not a time budget: what one turn may do is the same on a busy
+ * machine as on an idle one, and tests can count it.
+ */
+
+/** Steps per slice. A step is one page planned (~20-80 µs) or rendered (~150 µs): well under 1 ms a slice. */
+export const STEPS_PER_SLICE = 4;
+
+interface Task {
+  steps: Iterator<unknown, unknown, void>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** Each account's tasks, oldest first; an account leaves the map when its lane empties. */
+const lanes = new Map<string, Task[]>();
+let scheduled = false;
+
+/**
+ * Runs `steps` (each `next()` one step) to its end in slices of STEPS_PER_SLICE steps, one slice per
+ * turn of the event loop for the account `lane` (the first in the next turn); resolves with the
+ * generator's return value, or rejects with what a step threw.
+ */
+export function inSlices<T>(lane: string, steps: Iterator<unknown, T, void>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const task: Task = { steps, resolve, reject };
+    const queue = lanes.get(lane);
+    if (queue) queue.push(task);
+    else lanes.set(lane, [task]);
+    schedule();
+  });
+}
+
+/** Accounts with work waiting (tests and diagnostics). */
+export function busyLanes(): number {
+  return lanes.size;
+}
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  // Not unref'd: the work is finite, and requests wait for it.
+  setImmediate(turn);
+}
+
+function turn(): void {
+  scheduled = false;
+  // Tasks added while this runs (none can be: continuations are microtasks, after it) would wait.
+  for (const [lane, queue] of lanes) {
+    const task = queue.shift()!;
+    if (slice(task)) queue.push(task);
+    if (queue.length === 0) lanes.delete(lane);
+  }
+  if (lanes.size > 0) schedule();
+}
+
+/** One slice of `task`; whether it has steps left. */
+function slice(task: Task): boolean {
+  try {
+    for (let i = 0; i < STEPS_PER_SLICE; i++) {
+      const step = task.steps.next();
+      if (step.done) {
+        task.resolve(step.value);
+        return false;
+      }
+    }
+    return true;
+  } catch (error) {
+    task.reject(error);
+    return false;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The account lanes of pure work run in slices (src/operations/account-slices.ts): each turn of the
+ * event loop, every account with work runs one slice (STEPS_PER_SLICE steps) of its oldest task,
+ * which then goes to the back of its lane. Held as the order steps run in, turn by turn.
+ */
+import { describe, expect, it } from 'vitest';
+import { busyLanes, inSlices, STEPS_PER_SLICE } from '../../src/operations/account-slices.js';
+
+/** A task of `steps` steps that logs `name` at each and returns it. */
+function* task(log: string[], name: string, steps: number): Generator<void, string, void> {
+  for (let i = 0; i < steps; i++) {
+    log.push(name);
+    yield;
+  }
+  return name;
+}
+
+/** Splits the log at the turns: a setImmediate chain pushes a marker between them. */
+function byTurn(log: string[]): string[] {
+  return log
+    .join(' ')
+    .split('|')
+    .map((turn) => turn.trim())
+    .filter(Boolean);
+}
+
+describe('account lanes of sliced work', () => {
+  it("runs one slice per account per turn: an account's several tasks take turns, another account's run beside them", async () => {
+    const log: string[] = [];
+    let ticking = true;
+    const tick = (): void => {
+      log.push('|');
+      if (ticking) setImmediate(tick);
+    };
+    const steps = 2 * STEPS_PER_SLICE;
+    const done = Promise.all([
+      inSlices('acct_a', task(log, 'a1', steps)),
+      inSlices('acct_a', task(log, 'a2', steps)),
+      inSlices('acct_b', task(log, 'b1', steps)),
+    ]);
+    tick();
+    expect(await done).toEqual(['a1', 'a2', 'b1']);
+    ticking = false;
+    const slice = (name: string) => Array.from({ length: STEPS_PER_SLICE }, () => name).join(' ');
+    // Each turn: one slice of acct_a's oldest task, one of acct_b's; acct_a's tasks alternate.
+    expect(byTurn(log).slice(0, 4)).toEqual([`${slice('a1')} ${slice('b1')}`, `${slice('a2')} ${slice('b1')}`, slice('a1'), slice('a2')]);
+    expect(busyLanes()).toBe(0);
+  });
+
+  it('rejects with what a step threw, and the lane goes on with the next task', async () => {
+    function* failing(): Generator<void, never, void> {
+      yield;
+      throw new Error('broken step');
+    }
+    const failed = inSlices('acct_c', failing());
+    const next = inSlices('acct_c', task([], 'after', 3));
+    await expect(failed).rejects.toThrow('broken step');
+    expect(await next).toBe('after');
+    expect(busyLanes()).toBe(0);
+  });
+});
