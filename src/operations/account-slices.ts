@@ -7,9 +7,10 @@
  * that task then goes to the back of its account's lane. A tenant with eight expensive requests in
  * flight therefore delays another tenant's request by one slice per turn, as a tenant with one does,
  * not by eight (the idea of the large-body lane, src/http/large-body-lane.ts, applied to CPU work
- * instead of bodies). The lanes are process-wide, keyed by account id: the work is pure (a function
- * of the seed and the input), so where a slice ends or which account runs first changes no answer's
- * bytes, and two sandboxes of one process with an account of the same id only share its turns.
+ * instead of bodies). A lane is keyed by the account's store object, not its id: two sandboxes of one
+ * process (a test suite's many apps) whose accounts share an id, or an account and its next life
+ * after a reset, never share a lane. The work is pure (a function of the seed and the input), so
+ * where a slice ends or which account runs first changes no answer's bytes.
  *
  * A slice is a fixed number of steps, not a time budget: what one turn may do is the same on a busy
  * machine as on an idle one, and tests can count it.
@@ -25,20 +26,20 @@ interface Task {
 }
 
 /** Each account's tasks, oldest first; an account leaves the map when its lane empties. */
-const lanes = new Map<string, Task[]>();
+const lanes = new Map<object, Task[]>();
 let scheduled = false;
 
 /**
  * Runs `steps` (each `next()` one step) to its end in slices of STEPS_PER_SLICE steps, one slice per
- * turn of the event loop for the account `lane` (the first in the next turn); resolves with the
+ * turn of the event loop in the lane of `account` (its store; the first in the next turn); resolves with the
  * generator's return value, or rejects with what a step threw.
  */
-export function inSlices<T>(lane: string, steps: Iterator<unknown, T, void>): Promise<T> {
+export function inSlices<T>(account: object, steps: Iterator<unknown, T, void>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const task: Task = { steps, resolve, reject };
-    const queue = lanes.get(lane);
+    const queue = lanes.get(account);
     if (queue) queue.push(task);
-    else lanes.set(lane, [task]);
+    else lanes.set(account, [task]);
     schedule();
   });
 }

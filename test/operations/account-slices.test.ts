@@ -33,10 +33,11 @@ describe('account lanes of sliced work', () => {
       if (ticking) setImmediate(tick);
     };
     const steps = 2 * STEPS_PER_SLICE;
+    const [acctA, acctB] = [{ id: 'acct_a' }, { id: 'acct_b' }];
     const done = Promise.all([
-      inSlices('acct_a', task(log, 'a1', steps)),
-      inSlices('acct_a', task(log, 'a2', steps)),
-      inSlices('acct_b', task(log, 'b1', steps)),
+      inSlices(acctA, task(log, 'a1', steps)),
+      inSlices(acctA, task(log, 'a2', steps)),
+      inSlices(acctB, task(log, 'b1', steps)),
     ]);
     tick();
     expect(await done).toEqual(['a1', 'a2', 'b1']);
@@ -47,13 +48,24 @@ describe('account lanes of sliced work', () => {
     expect(busyLanes()).toBe(0);
   });
 
+  it("keys a lane by the account's store, not its id: another sandbox's account of the same id runs beside it", async () => {
+    const log: string[] = [];
+    const [mine, theirs] = [{ id: 'acct_paid_default' }, { id: 'acct_paid_default' }];
+    const done = Promise.all([inSlices(mine, task(log, 'm', STEPS_PER_SLICE)), inSlices(theirs, task(log, 't', STEPS_PER_SLICE))]);
+    setImmediate(() => log.push('|'));
+    await done;
+    // Both slices ran in the first turn: two lanes, not one.
+    expect(log.indexOf('|')).toBe(2 * STEPS_PER_SLICE);
+  });
+
   it('rejects with what a step threw, and the lane goes on with the next task', async () => {
     function* failing(): Generator<void, never, void> {
       yield;
       throw new Error('broken step');
     }
-    const failed = inSlices('acct_c', failing());
-    const next = inSlices('acct_c', task([], 'after', 3));
+    const acctC = { id: 'acct_c' };
+    const failed = inSlices(acctC, failing());
+    const next = inSlices(acctC, task([], 'after', 3));
     await expect(failed).rejects.toThrow('broken step');
     expect(await next).toBe('after');
     expect(busyLanes()).toBe(0);

@@ -29,7 +29,7 @@ export const getJob = defineOperation<undefined, Record<string, never>, { id: st
     // pages): a few pages per turn, in the account's lane, so a client polling it stalls no one.
     // A job that has ended stays as it is: the view made over several turns is the job as read now.
     if (job.status !== 'completed') return { body: jobView(job, sandbox.seed) };
-    return inSlices(store.account.id, jobViewInSteps(job, sandbox.seed)).then((body) => ({ body }));
+    return inSlices(store, jobViewInSteps(job, sandbox.seed)).then((body) => ({ body }));
   },
 });
 

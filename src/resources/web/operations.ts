@@ -36,7 +36,7 @@ export const crawlSite = defineOperation<CrawlInput>({
     // per turn in the account's lane, before anything reads or writes the account, so a refusal
     // leaves nothing behind and a reset or delete meanwhile finds this request writing to the
     // state it captured, like any other.
-    const units = await inSlices(store.account.id, pageCountInSteps(sandbox.seed, input));
+    const units = await inSlices(store, pageCountInSteps(sandbox.seed, input));
     const settings = sandbox.jobSettings.crawl;
     // Hold the most the crawl could cost, so completing jobs can never overdraw the balance.
     const hold = input.max_pages * settings.credits_per_page;
