@@ -45,3 +45,30 @@ describe('the JSON byte count of a record, without its text', () => {
     );
   });
 });
+
+describe('weighing a string: each escape found wherever it stands', () => {
+  const long = 'x'.repeat(70_000);
+  const cases: Array<[string, string]> = [
+    ['quotes only', '"'.repeat(5)],
+    ['backslashes only', '\\'.repeat(7)],
+    ['a quote first and a backslash last of a long text', `"${long}\\`],
+    ['every C0 control', Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).join('')],
+    ['a control after quotes and backslashes', `a"b\\c${long}\u0001d\ne`],
+    ['a control first', `\u0000${long}`],
+    ['a control last', `${long}\u001f`],
+    ['DEL and the C1 range, written as they are', '\u007f\u0080\u009f'],
+    ['a lone high half at the end', `${long}\ud83d`],
+    ['a lone low half at the start', `\ude00${long}`],
+    ['lone halves of both kinds between pairs', '\ud83d\ude00\ud83d\ud83d\ude00\ude00\ude00\ud83d'],
+    ['astral characters only', '\ud834\udd1e\ud83d\ude00'.repeat(1000)],
+    ['astral characters beside escapes and two-byte text', `€"\ud834\udd1e\\\n${long}é`],
+    ['a megabyte of plain ASCII', 'x'.repeat(1_040_000)],
+  ];
+  for (const [name, text] of cases) {
+    it(`${name}: the UTF-8 bytes JSON.stringify writes`, () => {
+      expect(jsonBytes(text)).toBe(expected(text));
+      // The same text as a member's name and value.
+      expect(jsonBytes({ [text]: text })).toBe(expected({ [text]: text }));
+    });
+  }
+});
