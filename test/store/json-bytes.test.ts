@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonBytes } from '../../src/store/json-bytes.js';
+import { jsonBytes, writesAsIs } from '../../src/store/json-bytes.js';
 
 const expected = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '');
 
@@ -71,4 +71,16 @@ describe('weighing a string: each escape found wherever it stands', () => {
       expect(jsonBytes({ [text]: text })).toBe(expected({ [text]: text }));
     });
   }
+});
+
+describe('the last long text weighed is remembered by its content, never by its length', () => {
+  it('two long texts of one length, one needing escapes, weigh and write each as its own', () => {
+    const long = 'y'.repeat(40_000);
+    const texts = [`${long}"`, `${long}x`, `${long}\n`, `${long}\ud800`, `${long}x`, `${long}\\`];
+    for (const text of texts) {
+      expect(jsonBytes(text)).toBe(expected(text));
+      expect(writesAsIs(text)).toBe(JSON.stringify(text) === `"${text}"`);
+      expect(writesAsIs(text)).toBe(JSON.stringify(text) === `"${text}"`);
+    }
+  });
 });
