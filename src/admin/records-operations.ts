@@ -48,7 +48,8 @@ export const RECORDS_OPERATIONS = [
         throw new ApiError('resource_missing', { param: 'collection', message: `No such collection: '${name}'.` });
       }
       const { limit = RECORDS_PAGE.default, starting_after } = request.query;
-      const page = account.collection(name).page({ limit, startingAfter: starting_after });
+      const records = account.collection(name);
+      const page = records.page({ limit, startingAfter: starting_after });
       if (!page) {
         throw new ApiError('bad_request', {
           param: 'starting_after',
@@ -56,7 +57,7 @@ export const RECORDS_OPERATIONS = [
         });
       }
       // The first record always shows: a page never comes back empty while records remain.
-      const shown = shownWithin(name, page.data, STATE_RECORD_BYTES, true);
+      const shown = shownWithin(name, page.data, STATE_RECORD_BYTES, true, (recordId) => records.bytes(recordId));
       const data = shown.views as unknown as ({ id: string } & Record<string, unknown>)[];
       return { object: 'list' as const, data, has_more: shown.cut || page.hasMore };
     },

@@ -15,7 +15,18 @@ import { requestTime } from './identify-caller.js';
 
 /** The sink `dispatch` hands the handler: events stamped on the caller's clock, serialized as they are now. */
 export class RequestEvents implements EventSink {
-  constructor(private readonly ctx: SandboxContext) {}
+  /**
+   * Events of a request with a large body whose object is not serialized yet, in the order recorded:
+   * the answer of such a request is `JSON.stringify` of its view (`answered`), and an event whose
+   * object is that very view takes that text instead of a second megabyte of the same JSON.
+   */
+  private waiting: Array<{ type: EventType; object: unknown; at: number }> | undefined;
+
+  constructor(
+    private readonly ctx: SandboxContext,
+    /** Whether the request has a large body: its events' objects wait for its answer's text. */
+    readonly deferred = false,
+  ) {}
 
   /**
    * Serialized only when an endpoint of the account takes `type` now: an event nobody subscribed to is
@@ -25,8 +36,32 @@ export class RequestEvents implements EventSink {
   emit(type: EventType, object: unknown): void {
     const { world, store } = this.ctx.state;
     if (!store || !world.webhooks.takes(store.id, type)) return;
+    const at = requestTime(this.ctx).clock.now();
+    const recorded = this.recorded();
+    // Deferred (a large body): serialized from the answer's text or after the answer, never here,
+    // in the operation's turn. The views a handler answers and emits are its own objects that
+    // nothing changes afterwards (see `dispatch`), so later text is the text of this instant.
+    if (this.deferred) (this.waiting ??= []).push({ type, object, at });
     // Serialized now, the snapshot of this instant: the payload is made from this text (no copy of the object).
-    this.recorded().events.push({ type, object: new SerializedObject(JSON.stringify(object)), at: requestTime(this.ctx).clock.now() });
+    else recorded.events.push({ type, object: new SerializedObject(JSON.stringify(object)), at });
+  }
+
+  /**
+   * The answer's `body` was written as `text` (exactly `JSON.stringify(body)`): each waiting event
+   * whose object is `body` takes `text`, the others are serialized when published, a turn later.
+   */
+  answered(body: unknown, text: string): void {
+    for (const event of this.waiting ?? []) if (event.object === body) event.object = new SerializedObject(text);
+  }
+
+  /** The waiting events into the recorded ones, in order, each object serialized unless it already was. */
+  private settle(events: RecordedEvents): void {
+    const waiting = this.waiting;
+    if (!waiting) return;
+    this.waiting = undefined;
+    for (const { type, object, at } of waiting) {
+      events.events.push({ type, object: object instanceof SerializedObject ? object : new SerializedObject(JSON.stringify(object)), at });
+    }
   }
 
   watchJob(job: JobRecord): void {
@@ -41,6 +76,7 @@ export class RequestEvents implements EventSink {
     const events: RecordedEvents = (state.events = { events: [], jobs: [], origin });
     const { world, store } = state;
     this.ctx.res.once('close', () => {
+      this.settle(events);
       if (store) world.webhooks.publish(store, events);
     });
     return events;

@@ -14,7 +14,7 @@ import { RequestEvents } from './publish-events.js';
 import { hasLargeBody, yieldTurn } from './large-body-lane.js';
 import { reply } from './reply.js';
 import { RouteTable } from './route-table.js';
-import { successSerializer } from '../operations/serializer.js';
+import { flatSerializer, successSerializer } from '../operations/serializer.js';
 import type { HandlerResult, OperationDef } from '../operations/types.js';
 import { validateBody, validateQuery, validatorsFor, type OperationValidators } from '../operations/validation.js';
 
@@ -60,11 +60,20 @@ export function validateRequest(op: OperationDef): SandboxMiddleware {
 /** Runs the handler on the validated input and writes its result: the end of every operation's chain. */
 export function dispatch(op: OperationDef): SandboxMiddleware {
   const serialize = successSerializer(op);
-  const write = (ctx: SandboxContext, result: HandlerResult): void => {
+  const serializeLarge = flatSerializer(serialize);
+  const write = (ctx: SandboxContext, result: HandlerResult, events: RequestEvents): void => {
     const status = result.status ?? op.success.status;
     const body = result.body;
     // Serialized here, inside the envelope, so a serializer failure still answers in the envelope.
-    reply(ctx, status, body, status === op.success.status && body !== undefined && typeof body !== 'string' ? serialize(body) : undefined);
+    let text: string | undefined;
+    if (status === op.success.status && body !== undefined && typeof body !== 'string') {
+      if (events.deferred) {
+        // A large answer: one flat text, which an event of the same view takes as its JSON.
+        text = serializeLarge(body);
+        events.answered(body, text);
+      } else text = serialize(body);
+    }
+    reply(ctx, status, body, text);
   };
   // No next(): the operation is answered. Most handlers are synchronous; only those that return a
   // promise are waited for, so the common answer costs no extra microtask.
@@ -75,6 +84,9 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
     const scenarios = ctx.state.scenarios;
     const { params, query, body } = input;
     const sandbox = requestTime(ctx).services;
+    // A large body's events wait for its answer's text (src/http/publish-events.ts).
+    const large = hasLargeBody(ctx);
+    const events = new RequestEvents(ctx, large);
     const result = op.handler({
       params,
       query,
@@ -85,16 +97,16 @@ export function dispatch(op: OperationDef): SandboxMiddleware {
       path: ctx.path,
       // The request's scenarios decide its jobs first (none without the scenarios middleware).
       jobs: jobFactory(sandbox, scenarios && (() => scenarios.jobDecision())),
-      events: new RequestEvents(ctx),
+      events,
     });
-    if (result instanceof Promise) return result.then((settled) => write(ctx, settled));
+    if (result instanceof Promise) return result.then((settled) => write(ctx, settled, events));
     // The answer of a large body (an update echoes it) is serialized in the next turn, not in the
     // operation's. Handlers answer with views made in the handler (`viewFrom` copies a record's
     // members, `jobView` builds a job's), never a live record, and the in-place updates the store
     // makes (`Collection.update`, `last_used_at`, credits) assign members of the record, never of a
     // view or of an object a view shares: the view reads the same a turn later.
-    if (hasLargeBody(ctx)) return yieldTurn().then(() => write(ctx, result));
-    write(ctx, result);
+    if (large) return yieldTurn().then(() => write(ctx, result, events));
+    write(ctx, result, events);
     return Promise.resolve();
   };
 }

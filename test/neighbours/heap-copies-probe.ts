@@ -12,7 +12,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { startMockServer, type MockServer } from '../../src/server.js';
 import { hostilePatchBody } from '../../bench/hostile.js';
 
@@ -72,10 +72,16 @@ const SHAPES: Shape[] = [
   { name: 'webhookTwice', options: {}, subscribed: 2 },
 ];
 
+/**
+ * Bytes of the whole V8 heap in use: with no collection during a request, what it grows by is all the
+ * request allocated there, small objects included (the pieces JSON.stringify builds a text from).
+ */
+const heapBytes = (): number => getHeapStatistics().used_heap_size;
+
 /** Bytes of Buffers and other array buffers alive (or not yet collected): a body encoded outside the V8 heap. */
 const bufferBytes = (): number => process.memoryUsage().arrayBuffers;
 
-async function measure(shape: Shape): Promise<{ heap: number[]; buffers: number[] }> {
+async function measure(shape: Shape): Promise<{ heap: number[]; buffers: number[]; allocated: number[] }> {
   const mock: MockServer = await startMockServer({ port: 0, rateLimit: 'off', clock: '2026-01-01T00:00:00Z', ...shape.options });
   let delivered = 0;
   const receiver: Server = createServer((req, res) => {
@@ -96,18 +102,21 @@ async function measure(shape: Shape): Promise<{ heap: number[]; buffers: number[
     await until(() => delivered >= expected);
     const grown: number[] = [];
     const buffers: number[] = [];
+    const allocated: number[] = [];
     for (let i = 0; i < 3; i++) {
       // A full collection first, so that none falls due during the request (it would hide copies).
       gc();
       const before = largeObjectBytes();
       const buffersBefore = bufferBytes();
+      const heapBefore = heapBytes();
       const answered = await patch(mock.url, shape.idempotencyKeys ? `key-${i}` : undefined);
       if (answered < body.length) throw new Error(`${shape.name}: the answer was ${answered} bytes`);
       await until(() => delivered >= expected * (i + 2));
       grown.push(largeObjectBytes() - before);
       buffers.push(bufferBytes() - buffersBefore);
+      allocated.push(heapBytes() - heapBefore);
     }
-    return { heap: grown, buffers };
+    return { heap: grown, buffers, allocated };
   } finally {
     await mock.close();
     receiver.close();
@@ -116,5 +125,8 @@ async function measure(shape: Shape): Promise<{ heap: number[]; buffers: number[
 
 const grown: Record<string, number[]> = {};
 const buffers: Record<string, number[]> = {};
-for (const shape of SHAPES) ({ heap: grown[shape.name], buffers: buffers[shape.name] } = await measure(shape));
-process.stdout.write(`${JSON.stringify({ bodyBytes: body.length, grown, buffers })}\n`);
+const allocated: Record<string, number[]> = {};
+for (const shape of SHAPES) {
+  ({ heap: grown[shape.name], buffers: buffers[shape.name], allocated: allocated[shape.name] } = await measure(shape));
+}
+process.stdout.write(`${JSON.stringify({ bodyBytes: body.length, grown, buffers, allocated })}\n`);

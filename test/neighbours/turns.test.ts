@@ -48,6 +48,21 @@ function turnsOf<T extends object>(object: T, name: keyof T & string, long: (arg
   return turns;
 }
 
+/**
+ * The turns in which an answer holding a long string was serialized: by JSON.stringify (the compiled
+ * serializer's open members, and the check the suite runs), or joined from its parts by the large
+ * answer writer (src/operations/large-json.ts), which writes long strings without JSON.stringify.
+ */
+function serializations(): number[] {
+  const turns = turnsOf(JSON, 'stringify', holdsLongString);
+  const join = Array.prototype.join;
+  vi.spyOn(Array.prototype, 'join').mockImplementation(function (this: unknown[], ...args: [string?]) {
+    if (this.some(longString)) turns.push(turn);
+    return join.apply(this, args);
+  });
+  return turns;
+}
+
 const longString = (arg: unknown): boolean => typeof arg === 'string' && arg.length > LONG;
 /** An object whose JSON holds a long string one or two levels down (the answer's `metadata.note`), or the string itself. */
 function holdsLongString(arg: unknown): boolean {
@@ -63,7 +78,7 @@ describe('a megabyte body is handled in several turns of the event loop, one ste
   it('parsing the body, running the operation and serializing its answer each take a turn of their own', async () => {
     const api = client(makeApp());
     const parses = turnsOf(JSON, 'parse', longString);
-    const stringifies = turnsOf(JSON, 'stringify', holdsLongString);
+    const stringifies = serializations();
     startTicking();
     const res = await api
       .patch('/v1/email/inboxes/inbox_paid_support')
@@ -73,16 +88,16 @@ describe('a megabyte body is handled in several turns of the event loop, one ste
     expect(res.status).toBe(200);
     const parsed = parses[0]!;
     // The answer's serialization: the first long stringify after the body's parse (the client's parse of the answer comes later).
-    const answered = stringifies.find((at) => at >= parsed);
-    expect(answered).toBeDefined();
+    const answered = Math.min(...stringifies.filter((at) => at >= parsed));
+    expect(Number.isFinite(answered)).toBe(true);
     // At least one turn between them: the operation's.
-    expect(answered! - parsed).toBeGreaterThanOrEqual(2);
+    expect(answered - parsed).toBeGreaterThanOrEqual(2);
   });
 
   it("with an Idempotency-Key, hashing the body takes a turn between the parse's and the operation's", async () => {
     const api = client(makeApp());
     const parses = turnsOf(JSON, 'parse', longString);
-    const stringifies = turnsOf(JSON, 'stringify', holdsLongString);
+    const stringifies = serializations();
     const hash = Object.getPrototypeOf(createHash('sha256')) as { update(data: unknown): unknown };
     const hashed = turnsOf(hash, 'update', longString);
     startTicking();
@@ -97,7 +112,7 @@ describe('a megabyte body is handled in several turns of the event loop, one ste
     expect(first.status).toBe(200);
     const parsed = parses[0]!;
     const digest = hashed.find((at) => at >= parsed)!;
-    const answered = stringifies.find((at) => at >= parsed)!;
+    const answered = Math.min(...stringifies.filter((at) => at >= parsed));
     expect(digest).toBeGreaterThan(parsed);
     expect(answered - digest).toBeGreaterThanOrEqual(2);
     // Remembered as answered: the retry replays the same bytes.
