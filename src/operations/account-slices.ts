@@ -1,10 +1,11 @@
 /**
- * Pure work of a request that costs more than a turn should (planning a 100-page crawl, ~2.5 ms of
- * CPU; rendering a completed crawl for a read, ~16 ms), run a few small steps per turn of the event
+ * Pure work of a request that costs more than a turn should (rendering a completed 100-page crawl
+ * for a read, ~8-16 ms of CPU), run a few small steps per turn of the event
  * loop, so another tenant's request is read and answered between two slices instead of after all.
  *
- * One lane per account: in each turn, every account with work runs ONE slice of its oldest task, and
- * that task then goes to the back of its account's lane. A tenant with eight expensive requests in
+ * One lane per account: in each turn, each account with work (up to SLICES_PER_TURN of them, the
+ * others in the next turns) runs ONE slice of its oldest task, and that task then goes to the back
+ * of its account's lane. A tenant with eight expensive requests in
  * flight therefore delays another tenant's request by one slice per turn, as a tenant with one does,
  * not by eight (the idea of the large-body lane, src/http/large-body-lane.ts, applied to CPU work
  * instead of bodies). A lane is keyed by the account's store object, not its id: two sandboxes of one
@@ -16,8 +17,14 @@
  * machine as on an idle one, and tests can count it.
  */
 
-/** Steps per slice. A step is one page planned (~20-80 µs) or rendered (~150 µs): well under 1 ms a slice. */
+/** Steps per slice. A step is one page rendered (~150-300 µs): about 1 ms a slice. */
 export const STEPS_PER_SLICE = 4;
+/**
+ * Slices per turn of the event loop, across accounts: with more accounts waiting, the rest run in
+ * the next turns (round-robin), so a turn holds other requests for ~8-10 ms at most, not one slice
+ * for every account that waits.
+ */
+export const SLICES_PER_TURN = 8;
 
 interface Task {
   steps: Iterator<unknown, unknown, void>;
@@ -58,11 +65,19 @@ function schedule(): void {
 
 function turn(): void {
   scheduled = false;
+  // The accounts at the head of the map, each moved to its back once served (if it has work left):
+  // round-robin across turns, so a turn's work is bounded however many accounts wait.
   // Tasks added while this runs (none can be: continuations are microtasks, after it) would wait.
-  for (const [lane, queue] of lanes) {
+  const batch: Array<[object, Task[]]> = [];
+  for (const entry of lanes) {
+    if (batch.length === SLICES_PER_TURN) break;
+    batch.push(entry);
+  }
+  for (const [account, queue] of batch) {
+    lanes.delete(account);
     const task = queue.shift()!;
     if (slice(task)) queue.push(task);
-    if (queue.length === 0) lanes.delete(lane);
+    if (queue.length > 0) lanes.set(account, queue);
   }
   if (lanes.size > 0) schedule();
 }

@@ -1,10 +1,10 @@
 /**
  * The account lanes of pure work run in slices (src/operations/account-slices.ts): each turn of the
- * event loop, every account with work runs one slice (STEPS_PER_SLICE steps) of its oldest task,
+ * event loop, each account with work (up to SLICES_PER_TURN of them) runs one slice (STEPS_PER_SLICE steps) of its oldest task,
  * which then goes to the back of its lane. Held as the order steps run in, turn by turn.
  */
 import { describe, expect, it } from 'vitest';
-import { busyLanes, inSlices, STEPS_PER_SLICE } from '../../src/operations/account-slices.js';
+import { busyLanes, inSlices, SLICES_PER_TURN, STEPS_PER_SLICE } from '../../src/operations/account-slices.js';
 
 /** A task of `steps` steps that logs `name` at each and returns it. */
 function* task(log: string[], name: string, steps: number): Generator<void, string, void> {
@@ -56,6 +56,28 @@ describe('account lanes of sliced work', () => {
     await done;
     // Both slices ran in the first turn: two lanes, not one.
     expect(log.indexOf('|')).toBe(2 * STEPS_PER_SLICE);
+  });
+
+  it('runs at most SLICES_PER_TURN slices in one turn however many accounts wait, the others in the next turns, each in its order', async () => {
+    const log: string[] = [];
+    let ticking = true;
+    const tick = (): void => {
+      log.push('|');
+      if (ticking) setImmediate(tick);
+    };
+    const accounts = Array.from({ length: 2 * SLICES_PER_TURN + 3 }, (_, i) => ({ id: `acct_${i}` }));
+    const done = Promise.all(accounts.map((account, i) => inSlices(account, task(log, `t${i}`, 2 * STEPS_PER_SLICE))));
+    tick();
+    await done;
+    ticking = false;
+    const turns = byTurn(log);
+    for (const turn of turns) expect(turn.split(' ').length).toBeLessThanOrEqual(SLICES_PER_TURN * STEPS_PER_SLICE);
+    // Every account got its first slice before any got its second: round-robin across turns.
+    const firstSecond = log.filter((entry) => entry !== '|');
+    const secondStarts = accounts.map((_, i) => firstSecond.indexOf(`t${i}`, firstSecond.indexOf(`t${i}`) + STEPS_PER_SLICE));
+    const firstEnds = accounts.map((_, i) => firstSecond.indexOf(`t${i}`) + STEPS_PER_SLICE - 1);
+    expect(Math.min(...secondStarts)).toBeGreaterThan(Math.max(...firstEnds));
+    expect(busyLanes()).toBe(0);
   });
 
   it('rejects with what a step threw, and the lane goes on with the next task', async () => {

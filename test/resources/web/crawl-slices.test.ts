@@ -1,17 +1,15 @@
 /**
  * Bounded work per turn (README "Tenants": no tenant's work delays another's request by more than a
- * slice): creating a crawl plans its pages, and reading a completed crawl renders them, a few pages
- * per turn of the event loop (src/operations/account-slices.ts), one slice per turn for all of an
- * account's requests together. Held as counts of pages per turn, never as times: a counter advanced
- * by setImmediate tells the turns apart. The plan is pure and comes before anything touches the
- * account: a reset or delete during it finds the request writing to the state it captured.
+ * slice): reading a completed crawl renders its pages a few per turn of the event loop
+ * (src/operations/account-slices.ts), one slice per turn for all of an account's reads together.
+ * Held as counts of pages per turn, never as times: a counter advanced by setImmediate tells the
+ * turns apart. Creating a crawl plans in its own turn, so an account's creations keep their order.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STEPS_PER_SLICE } from '../../../src/operations/account-slices.js';
 import { Site } from '../../../src/resources/web/site.js';
-import { deleteAccount, resetAccount } from '../../../src/sandbox/lifecycle.js';
 import { ACCOUNTS, bearer, client, KEYS, makeApp } from '../../support/harness.js';
-import { accountState, advance, createCrawl, expectNoSuchJob, pagesOf, pollJob } from '../../support/jobs.js';
+import { accountState, advance, createCrawl, pagesOf, pollJob } from '../../support/jobs.js';
 
 let turn = 0;
 let ticking = false;
@@ -46,65 +44,27 @@ function callsPerTurn(name: 'page' | 'render', onCall?: (count: number) => void)
 
 const HUNDRED = { url: 'https://example.com/', max_pages: 100, max_depth: 3 };
 
-describe('creating a crawl plans its pages a slice per turn', () => {
-  it('a 100-page crawl describes its pages over many turns, at most a slice of them in any one', async () => {
-    const api = client(makeApp());
-    const perTurn = callsPerTurn('page');
-    startTicking();
-    const job = await createCrawl(api, KEYS.paid, HUNDRED);
-    expect(job.status).toBe('queued');
-    const counts = [...perTurn.values()];
-    expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThan(20);
-    expect(perTurn.size).toBeGreaterThan(5);
-    expect(Math.max(...counts)).toBeLessThanOrEqual(STEPS_PER_SLICE);
-  });
+describe('creating a crawl plans its pages in its own turn', () => {
+  it("an account's creations take effect in the order they arrive: a 1-page crawl sent while a 100-page one plans comes second", async () => {
+    // Sequentially first: the ids the two creations take in this order.
+    const sequential = client(makeApp());
+    const firstId = (await createCrawl(sequential, KEYS.paid, HUNDRED)).id as string;
+    const secondId = (await createCrawl(sequential, KEYS.paid, { url: 'https://small.example.com/', max_pages: 1 })).id as string;
 
-  it('eight creations in flight for one account take one slice per turn between them, not one each', async () => {
-    const api = client(makeApp());
-    const perTurn = callsPerTurn('page');
-    startTicking();
-    const made = await Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        api
-          .post('/v1/web/crawl')
-          .set(bearer(KEYS.paid))
-          .send({ ...HUNDRED, url: `https://site-${i}.example.com/` }),
-      ),
-    );
-    for (const res of made) expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(STEPS_PER_SLICE);
-  });
-
-  it('contract §4.1: an account reset while a creation plans: the job goes with the state the request captured', async () => {
     const app = makeApp();
     const api = client(app);
-    const before = await accountState(api, ACCOUNTS.paid);
+    let small: Promise<{ status: number; body: { id: string } }> | undefined;
+    // The small crawl leaves while the large one is planning its pages.
     callsPerTurn('page', (count) => {
-      if (count === 1) expect(resetAccount(app.sandbox.world, ACCOUNTS.paid)).toBeDefined();
+      if (count === 1)
+        small = api.post('/v1/web/crawl').set(bearer(KEYS.paid)).send({ url: 'https://small.example.com/', max_pages: 1 }).then();
     });
-    const job = await createCrawl(api, KEYS.paid, HUNDRED);
+    const large = await createCrawl(api, KEYS.paid, HUNDRED);
+    const smallAnswer = await small!;
     vi.restoreAllMocks();
-    // The fixture's key is of the account's birth: it still authenticates, in the fresh state.
-    await expectNoSuchJob(api, KEYS.paid, job.id);
-    const after = await accountState(api, ACCOUNTS.paid);
-    expect(after.jobs).toEqual([]);
-    expect(after.credits).toEqual(before.credits);
-  });
-
-  it('contract §4.1: an account deleted while a creation plans: the creation answers without a 5xx, and the account stays gone', async () => {
-    const app = makeApp();
-    const api = client(app);
-    const made = await api.post('/__admin/accounts').send({ plan: 'paid' });
-    expect(made.status).toBe(201);
-    const { account, api_key } = made.body as { account: { id: string }; api_key: { token: string } };
-    callsPerTurn('page', (count) => {
-      if (count === 1) expect(deleteAccount(app.sandbox.world, account.id)).toBe(true);
-    });
-    const res = await api.post('/v1/web/crawl').set(bearer(api_key.token)).send(HUNDRED);
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    vi.restoreAllMocks();
-    expect((await api.get(`/__admin/accounts/${account.id}`)).status).toBe(404);
-    expect((await api.get('/v1/auth/keys').set(bearer(api_key.token))).status).toBe(401);
+    expect(smallAnswer.status).toBe(201);
+    expect([large.id, smallAnswer.body.id]).toEqual([firstId, secondId]);
+    expect((await accountState(api, ACCOUNTS.paid)).jobs.map((job: { id: string }) => job.id)).toEqual([firstId, secondId]);
   });
 
   it('a refused creation (402) leaves nothing behind: no job, credits unchanged', async () => {
