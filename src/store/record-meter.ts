@@ -57,6 +57,11 @@ export class RecordMeter {
     this.seeded = seeded;
   }
 
+  /** Whether the seeded records are weighed yet (reading `bytes` weighs them). */
+  get weighed(): boolean {
+    return this.seeded !== undefined;
+  }
+
   get bytes(): number {
     this.seeded ??= this.weighSeeded();
     return this.used + this.seeded;
