@@ -73,7 +73,7 @@ export class AccountStore {
   private dropped = false;
   private detached: Partial<ReadCollections> | undefined;
   /** The derivation in slices under way, shared by the account's requests that wait for it. */
-  private deriving: Promise<void> | undefined;
+  private pending: Promise<void> | undefined;
 
   constructor(
     readonly account: AccountRecord,
@@ -121,6 +121,11 @@ export class AccountStore {
     return derived.has(this);
   }
 
+  /** Whether a derivation in slices is under way (for tests). */
+  get deriving(): boolean {
+    return this.pending !== undefined;
+  }
+
   /** Whether this store's seeded records are derived now (cached, or kept by a dropped store). */
   get derivedReady(): boolean {
     return this.seedRecords === undefined || (this.dropped ? this.detached !== undefined : derived.has(this));
@@ -135,8 +140,8 @@ export class AccountStore {
    */
   prepare(pause: Pause, sliceMs: number = DERIVATION_SLICE_MS): Promise<void> | undefined {
     if (this.derivedReady) return undefined;
-    this.deriving ??= this.deriveInSlices(pause, sliceMs).finally(() => (this.deriving = undefined));
-    return this.deriving;
+    this.pending ??= this.deriveInSlices(pause, sliceMs).finally(() => (this.pending = undefined));
+    return this.pending;
   }
 
   private async deriveInSlices(pause: Pause, sliceMs: number): Promise<void> {
