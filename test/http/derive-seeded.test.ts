@@ -138,6 +138,40 @@ describe('a derivation runs in slices before the operation', () => {
   });
 });
 
+describe('admin routes that read one account’s records derive them in slices too', () => {
+  // The heavy account's snapshot is larger than a snapshot may be (422 naming `id`): it is read whole first all the same.
+  for (const [route, path, answer] of [
+    ['GET /accounts/{id}', (id: string) => `/__admin/accounts/${id}`, 200],
+    ['GET /accounts/{id}/snapshot', (id: string) => `/__admin/accounts/${id}/snapshot`, 422],
+    ['GET /accounts/{id}/records/{collection}', (id: string) => `/__admin/accounts/${id}/records/messages`, 200],
+  ] as const) {
+    it(`${route}: another tenant’s request sent while it derives is answered first`, async () => {
+      const app = heavySandbox('admin-slices');
+      const [heavy, other] = [await newTenant(app), await newTenant(app)];
+      const store = storeOf(app, heavy.accountId);
+      const answered: string[] = [];
+      const read = client(app)
+        .get(path(heavy.accountId))
+        .then((res) => {
+          answered.push('admin');
+          return res;
+        });
+      await until(() => store.deriving);
+      const status = client(app)
+        .get('/v1/status')
+        .set(bearer(other.token))
+        .then((res) => {
+          answered.push('status');
+          return res;
+        });
+      const [adminAnswer, polled] = await Promise.all([read, status]);
+      expect([adminAnswer.status, polled.status]).toEqual([answer, 200]);
+      expect(answered).toEqual(['status', 'admin']);
+      expect(store.derivedCached).toBe(true);
+    });
+  }
+});
+
 describe('a reset or a delete between two slices', () => {
   for (const action of ['reset', 'delete'] as const) {
     it(`${action}: the request goes on with the store it captured, and that store's derivation never enters the cache`, async () => {
