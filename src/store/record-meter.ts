@@ -62,6 +62,11 @@ export class RecordMeter {
     return this.seeded !== undefined;
   }
 
+  /** The seeded records weigh `bytes`, weighed by whoever derived them (in slices): asked no more. */
+  weighedAs(bytes: number): void {
+    this.seeded ??= bytes;
+  }
+
   get bytes(): number {
     this.seeded ??= this.weighSeeded();
     return this.used + this.seeded;

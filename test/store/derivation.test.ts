@@ -181,5 +181,12 @@ describe('the derivation in steps', () => {
     const fresh = freshDerivation(app, tenant.accountId);
     for (const name of SEEDED)
       expect(JSON.stringify(store.collection(name).values()), name).toBe(JSON.stringify(fresh.collection(name).values()));
+    // Weighed in the slices too: the meter counts what one weighing of the whole derivation counts.
+    const weighed = new AccountStore(store.account, seedRecordsOf(app, tenant.accountId)).seededBytes();
+    const keyBytes = store
+      .collection('api_keys')
+      .values()
+      .reduce((sum, key) => sum + recordBytes(key), 0);
+    expect(store.recordBytes).toBe(weighed + keyBytes);
   });
 });
