@@ -1,3 +1,9 @@
+/**
+ * Every tenant's records (`Store`) and one account's scoped view of them (`AccountStore`). Whole at
+ * ~390 lines on purpose: the process-wide cache of derived records is private to this module so that
+ * only `AccountStore` fills and reads it (a reset or deleted account's store must never enter it
+ * again), and the derivation in slices works on the account's private collections and meter.
+ */
 import { Collection, type ReadCollection } from './collection.js';
 import { deepFreeze, DERIVED_CACHE_CAPACITY, LruCache, thawedCopy } from './derived-cache.js';
 import { DEFAULT_RECORD_BUDGET, recordBytes, RecordMeter } from './record-meter.js';
