@@ -141,7 +141,7 @@ export class AccountStore {
   }
 
   /**
-   * Derives the account's seeded records in slices of about `sliceMs` of CPU, awaiting `pause()`
+   * Derives the account's seeded records in slices of about `sliceMs` (wall clock), awaiting `pause()`
    * between two slices, and caches them (with the seeded bytes the record meter counts): what a
    * request runs before an operation that reads them, so that the operation then runs in one short
    * turn. Nothing to do (undefined) when they are derived already; requests of the account that
@@ -210,8 +210,8 @@ export class AccountStore {
     const owned = this.owned[name];
     if (owned) return owned;
     // Copied from the cached derivation (its records are frozen and shared by every reader), not
-    // derived again: a fresh derivation is the same records by construction, at the cost of a
-    // whole derivation in this turn.
+    // derived again, which would make the same records by construction at the cost of a whole
+    // derivation in this turn.
     const seeded = this.seedRecords && !UNSEEDED.has(name) ? this.derivation()[name] : undefined;
     const made = (seeded?.copy(thawedCopy) ?? new Collection()) as Collections[K];
     // Its seeded records were counted from birth; from now on each write to them is.
