@@ -9,6 +9,7 @@ import type { RealTimeSource } from './clock/virtual-clock.js';
 import { authenticate } from './http/authenticate.js';
 import { captureWorld } from './http/capture-world.js';
 import { deprecation } from './http/announce-deprecation.js';
+import { deriveSeeded } from './http/derive-seeded.js';
 import type { SandboxContext, SandboxState } from './http/context.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { ArtificialDelays } from './http/delays.js';
@@ -76,7 +77,8 @@ function under(prefix: string, middleware: SandboxMiddleware): SandboxMiddleware
  * deprecated operation carries its headers; scenarios come next, so their answers (a 500, a 429,
  * an expired key) carry those headers too, come before authentication, and never reach idempotency;
  * idempotency sits right around the handler, after validation, so it only ever remembers requests
- * that reached the operation.
+ * that reached the operation; the account's seeded records are derived (in slices) last, for the
+ * operations that read them, so only a request that runs its handler pays for them.
  */
 function operationPipeline(op: OperationDef, delays: ArtificialDelays, lane: SandboxMiddleware): SandboxMiddleware[] {
   return [
@@ -86,6 +88,8 @@ function operationPipeline(op: OperationDef, delays: ArtificialDelays, lane: San
     ...(op.body ? [lane, jsonBody()] : []),
     validateRequest(op),
     idempotency(),
+    // Last: only a request that will run the handler derives, and the handler finds the records cached.
+    ...(op.seededRecords === false ? [] : [deriveSeeded()]),
   ];
 }
 

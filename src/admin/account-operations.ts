@@ -11,7 +11,7 @@ import { recordRefusal, SeededRecordsOverBudget } from '../store/record-meter.js
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountStore } from '../store/store.js';
 import type { AdminAccount, AdminApiKey, CreateAccountInput } from './api-types.js';
-import { accountOr404, accountState } from './account-state.js';
+import { accountOr404, accountState, derivedAccountOr404 } from './account-state.js';
 import { accountSource, ACCOUNT_SOURCE_PROPERTIES } from './account-source.js';
 import {
   accountAnswerSchema,
@@ -211,7 +211,10 @@ export const ACCOUNT_OPERATIONS = [
     client: ['admin.accounts.get(id)', 'tenant.state()'],
     answer: { status: 200, description: '`{"account", "state"}`', schema: accountStateSchema },
     errors: [404],
-    handler: (ctx, request) => accountState(ctx.sandbox.world, accountOr404(ctx, request.params.id)),
+    handler: async (ctx, request) => {
+      const world = ctx.sandbox.world;
+      return accountState(world, await derivedAccountOr404(ctx, request.params.id));
+    },
   }),
   adminOperation({
     route: 'PATCH /accounts/{id}',

@@ -6,6 +6,7 @@
 import { MESSAGES } from '../errors/messages.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SandboxContext } from '../http/context.js';
+import { yieldTurn } from '../http/large-body-lane.js';
 import { jobSummary, type JobSummary } from '../resources/jobs/admin-summary.js';
 import { accountView } from '../sandbox/lifecycle.js';
 import type { World } from '../sandbox/world.js';
@@ -19,6 +20,22 @@ export function accountOr404(ctx: SandboxContext, id: string, param = 'id'): Acc
   if (!account) throw new ApiError('resource_missing', { param, message: MESSAGES.noSuchAccount(id) });
   // On the account's own clock when it has one (contract §4.1); admin views show credits, and credits follow the clock.
   ctx.sandbox.world.timeOf(id).services.settleJobs(account);
+  return account;
+}
+
+/**
+ * `accountOr404` for a route that reads the account's records: its seeded records are derived first,
+ * in slices with a turn between two (src/store/store.ts `prepare`), as before a /v1 operation that
+ * reads them, so a fresh account's state or snapshot does not hold every other tenant's request
+ * for a whole derivation. The account is the one found when the request came: reset or deleted
+ * meanwhile, the request answers from it, as any request answers from what it captured.
+ */
+export async function derivedAccountOr404(ctx: SandboxContext, id: string, param = 'id'): Promise<AccountStore> {
+  const world = ctx.sandbox.world;
+  const account = world.store.forAccount(id);
+  if (!account) throw new ApiError('resource_missing', { param, message: MESSAGES.noSuchAccount(id) });
+  await account.prepare(yieldTurn);
+  world.timeOf(id).services.settleJobs(account);
   return account;
 }
 

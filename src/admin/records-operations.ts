@@ -6,7 +6,7 @@
 import { ApiError } from '../errors/api-error.js';
 import type { JsonSchema } from '../operations/types.js';
 import { COLLECTION_NAMES, type CollectionName } from '../store/records.js';
-import { accountOr404, shownWithin, STATE_RECORD_BYTES } from './account-state.js';
+import { derivedAccountOr404, shownWithin, STATE_RECORD_BYTES } from './account-state.js';
 import { listSchema } from './answer-schemas.js';
 import { adminOperation } from './route-kit.js';
 
@@ -41,9 +41,9 @@ export const RECORDS_OPERATIONS = [
     query: RECORDS_QUERY,
     answer: { status: 200, description: 'A page of records.', schema: listSchema(recordSchema, 'AccountRecordList') },
     errors: [400, 404],
-    handler: (ctx, request) => {
+    handler: async (ctx, request) => {
       const { id, collection: name } = request.params;
-      const account = accountOr404(ctx, id);
+      const account = await derivedAccountOr404(ctx, id);
       if (!isCollection(name)) {
         throw new ApiError('resource_missing', { param: 'collection', message: `No such collection: '${name}'.` });
       }

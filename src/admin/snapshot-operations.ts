@@ -22,7 +22,7 @@ import { loadSnapshot, SnapshotConflict, SnapshotOverBudget } from '../snapshot/
 import type { AccountSnapshot } from '../snapshot/shape.js';
 import { snapshotText, takeSnapshot } from '../snapshot/take.js';
 import { recordRefusal } from '../store/record-meter.js';
-import { accountOr404 } from './account-state.js';
+import { derivedAccountOr404 } from './account-state.js';
 import type { AdminApiKey, AdminAccount } from './api-types.js';
 import { adminOperation, JsonText } from './route-kit.js';
 
@@ -48,10 +48,10 @@ export const SNAPSHOT_OPERATIONS = [
     client: ['admin.accounts.snapshot(id)', 'tenant.snapshot()'],
     answer: { status: 200, description: 'The snapshot.', schema: accountSnapshotSchema },
     errors: [404, 422],
-    handler: (ctx, request) => {
+    handler: async (ctx, request) => {
       const { world } = ctx.sandbox;
-      // Its jobs brought up to its clock first, as every admin view of it.
-      const account = accountOr404(ctx, request.params.id);
+      // Its seeded records derived in slices, then its jobs brought up to its clock, as every admin view of it.
+      const account = await derivedAccountOr404(ctx, request.params.id);
       try {
         return new JsonText<AccountSnapshot>(snapshotText(takeSnapshot(world, account), SNAPSHOT_BYTES));
       } catch (error) {

@@ -104,6 +104,14 @@ export interface OperationDef<Body = unknown, Query = unknown, Params = unknown>
   success: SuccessResponse;
   /** Error statuses the reference lists for this operation (spec §4). */
   errors: number[];
+  /**
+   * `false` when the operation neither reads, writes nor weighs the account's seeded collections
+   * (src/store/store.ts): it then runs without deriving them. Otherwise (the default) a request
+   * derives them in slices before the handler runs, when they are not cached
+   * (src/http/derive-seeded.ts). A test runs every operation declared `false` on a fresh account
+   * and checks that nothing was derived.
+   */
+  seededRecords?: false;
   handler(input: HandlerInput<Body, Query, Params>): HandlerResult | Promise<HandlerResult>;
 }
 

@@ -67,11 +67,13 @@ type AnyRecord = CollectionRecords[CollectionName];
 /** Fills the collections a template seeds from the snapshot: a pure function of it, so derived alike every time. */
 function seedFrom(snapshot: AccountSnapshot): SeedRecords {
   const lists = snapshot.records;
-  return (store) => {
+  // A step per collection: the store may run them in slices (src/store/store.ts).
+  return function* seedFromSnapshot(store) {
     for (const name of RECORD_COLLECTIONS) {
       if (lists[name].length === 0) continue;
       const collection = store.write(name) as unknown as { insert(record: AnyRecord): void };
       for (const record of structuredClone(lists[name]) as AnyRecord[]) collection.insert(record);
+      yield;
     }
   };
 }

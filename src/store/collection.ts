@@ -35,7 +35,7 @@ export interface Page<T> {
  */
 export type ReadCollection<T extends Identified> = Pick<
   Collection<T>,
-  'size' | 'has' | 'get' | 'find' | 'filter' | 'values' | 'head' | 'page' | 'bytes'
+  'size' | 'has' | 'get' | 'find' | 'filter' | 'values' | 'head' | 'page' | 'bytes' | 'copy'
 >;
 
 /** `created_at` in ms; records without a parsable one sort first (oldest), among themselves by insertion. */
@@ -237,6 +237,24 @@ export class Collection<T extends Identified> {
       data.push(record);
     }
     return { data, hasMore: false };
+  }
+
+  /**
+   * A copy holding `copyRecord` of each record under the same order key, the same tombstones and the
+   * same next sequence number: it pages, cursors and orders later inserts exactly as this one would.
+   * Not metered (the account attaches its meter), and its indexes are built when first asked for, from
+   * the same records, as this one's were.
+   */
+  copy(copyRecord: (record: T) => T): Collection<T> {
+    const out = new Collection<T>();
+    for (const [key, record] of this.byOrder.entries()) {
+      const copied = copyRecord(record);
+      out.keyById.set(copied.id, key);
+      out.byOrder.set(key, copied);
+    }
+    for (const [id, key] of this.deletedKeyById) out.deletedKeyById.set(id, key);
+    out.nextSeq = this.nextSeq;
+    return out;
   }
 
   /** The index of `definition`, built from the records held now the first time it is asked for. */

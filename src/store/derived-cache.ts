@@ -55,5 +55,22 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * A deep copy of a (frozen) record that can be changed: what an account's first write to a seeded
+ * collection takes from the cached derivation. Each object keeps its prototype (the maps users key
+ * are null-prototype objects, and must stay so), and a member named `__proto__` stays a member.
+ */
+export function thawedCopy<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(thawedCopy) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const copy = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
+  for (const [key, member] of Object.entries(value)) {
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: thawedCopy(member), writable: true, enumerable: true, configurable: true });
+    else copy[key] = thawedCopy(member);
+  }
+  return copy as T;
+}
+
 /** How many accounts' derived records the process keeps: ~80 KiB each at the default counts. */
 export const DERIVED_CACHE_CAPACITY = 32;

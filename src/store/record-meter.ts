@@ -57,6 +57,16 @@ export class RecordMeter {
     this.seeded = seeded;
   }
 
+  /** Whether the seeded records are weighed yet (reading `bytes` weighs them). */
+  get weighed(): boolean {
+    return this.seeded !== undefined;
+  }
+
+  /** The seeded records weigh `bytes`, weighed by whoever derived them (in slices): asked no more. */
+  weighedAs(bytes: number): void {
+    this.seeded ??= bytes;
+  }
+
   get bytes(): number {
     this.seeded ??= this.weighSeeded();
     return this.used + this.seeded;

@@ -1,5 +1,11 @@
+/**
+ * Every tenant's records (`Store`) and one account's scoped view of them (`AccountStore`). Whole at
+ * ~390 lines on purpose: the process-wide cache of derived records is private to this module so that
+ * only `AccountStore` fills and reads it (a reset or deleted account's store must never enter it
+ * again), and the derivation in slices works on the account's private collections and meter.
+ */
 import { Collection, type ReadCollection } from './collection.js';
-import { deepFreeze, DERIVED_CACHE_CAPACITY, LruCache } from './derived-cache.js';
+import { deepFreeze, DERIVED_CACHE_CAPACITY, LruCache, thawedCopy } from './derived-cache.js';
 import { DEFAULT_RECORD_BUDGET, recordBytes, RecordMeter } from './record-meter.js';
 import { COLLECTION_NAMES, type AccountRecord, type ApiKeyRecord, type CollectionName, type CollectionRecords } from './records.js';
 
@@ -7,10 +13,20 @@ type Collections = { [K in CollectionName]: Collection<CollectionRecords[K]> };
 type ReadCollections = { [K in CollectionName]: ReadCollection<CollectionRecords[K]> };
 
 /**
- * Fills an account's seeded collections; a pure function of what it captured (seed, account,
- * template, creation instant), so running it again gives the same records.
+ * Fills an account's seeded collections, in steps (it yields between them); a pure function of
+ * what it captured (seed, account, template, creation instant), so running it again, in one go or
+ * in slices with other work between them, gives the same records.
  */
-export type SeedRecords = (store: AccountStore) => void;
+export type SeedRecords = (store: AccountStore) => Iterator<void, void, undefined>;
+
+/** Resolves when other work may run (the next turn of the event loop, in the server). */
+export type Pause = () => Promise<void>;
+
+/** How long one slice of a derivation runs before it pauses (src/http/derive-seeded.ts). */
+export const DERIVATION_SLICE_MS = 4;
+
+/** Records frozen and weighed between two looks at the clock (~0.1-0.3 ms of them). */
+const RECORDS_PER_CLOCK_READ = 64;
 
 /**
  * Collections no seeder fills: the hot per-request paths (authentication reads `api_keys`, job polls
@@ -38,10 +54,15 @@ const derived = new LruCache<AccountStore, Partial<ReadCollections>>(DERIVED_CAC
  * `collection(name)` reads: an owned collection if the account has written it, else its seeded
  * records derived from (seed, account, template, creation instant) and held, frozen, in a small
  * process-wide cache, derived again after an eviction. `write(name)` is the only way to a
- * collection that can change: the first write to a seeded collection derives it afresh into the
- * account, which owns it from then on. Seeders refer to each other's records, so a derivation
- * always makes every seeded collection; derivation is pure, so a collection taken from one
- * derivation matches the others read from another.
+ * collection that can change: the first write to a seeded collection copies it from the cached
+ * derivation (unfrozen deep copies, same order) into the account, which owns it from then on; the
+ * seeded bytes the record meter counts are weighed from that derivation too, so an account is
+ * derived once per life in the cache, however it is first used. Seeders refer to each other's
+ * records, so a derivation always makes every seeded collection; derivation is pure, so a
+ * collection taken from one derivation matches the others read from another.
+ *
+ * A request derives in slices before its operation runs (`prepare`), so the operation finds the
+ * records cached and another tenant's request waits for one slice, not for the whole derivation.
  */
 export class AccountStore {
   private readonly owned: Partial<Collections> = Object.create(null) as Partial<Collections>;
@@ -52,6 +73,16 @@ export class AccountStore {
    * time the count is needed (`seededBytes`, given when the creation weighed them already).
    */
   private readonly meter: RecordMeter | undefined;
+  /**
+   * Set when the account is reset or deleted: the store is no longer the account's, so it never
+   * enters the process-wide cache again (it would linger there, unreachable, until evicted). A
+   * request that captured it before goes on with it: its derivation is kept here, with the store,
+   * and goes when the last request holding the store does.
+   */
+  private dropped = false;
+  private detached: Partial<ReadCollections> | undefined;
+  /** The derivation in slices under way, shared by the account's requests that wait for it. */
+  private pending: Promise<void> | undefined;
 
   constructor(
     readonly account: AccountRecord,
@@ -99,12 +130,75 @@ export class AccountStore {
     return derived.has(this);
   }
 
+  /** Whether a derivation in slices is under way (for tests). */
+  get deriving(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** Whether this store's seeded records are derived now (cached, or kept by a dropped store). */
+  get derivedReady(): boolean {
+    return this.seedRecords === undefined || (this.dropped ? this.detached !== undefined : derived.has(this));
+  }
+
+  /**
+   * Derives the account's seeded records in slices of about `sliceMs` (wall clock), awaiting `pause()`
+   * between two slices, and caches them (with the seeded bytes the record meter counts): what a
+   * request runs before an operation that reads them, so that the operation then runs in one short
+   * turn. Nothing to do (undefined) when they are derived already; requests of the account that
+   * come while it runs wait for the same derivation.
+   */
+  prepare(pause: Pause, sliceMs: number = DERIVATION_SLICE_MS): Promise<void> | undefined {
+    if (this.derivedReady) return undefined;
+    this.pending ??= this.deriveInSlices(pause, sliceMs).finally(() => (this.pending = undefined));
+    return this.pending;
+  }
+
+  private async deriveInSlices(pause: Pause, sliceMs: number): Promise<void> {
+    const scratch = new AccountStore(this.account);
+    const steps = this.seedRecords!(scratch);
+    let sliceStart = performance.now();
+    const slice = async (): Promise<void> => {
+      if (performance.now() - sliceStart < sliceMs) return;
+      await pause();
+      sliceStart = performance.now();
+    };
+    while (steps.next().done !== true) await slice();
+    // Frozen (and weighed, for the meter) record by record, a slice at a time: a template may seed thousands.
+    const collections = scratch.owned;
+    const weigh = this.meter?.weighed === false;
+    let bytes = 0;
+    for (const [name, collection] of Object.entries(collections) as [CollectionName, Collection<never>][]) {
+      const counted = weigh && !UNSEEDED.has(name);
+      let done = 0;
+      for (const record of collection.values()) {
+        deepFreeze(record);
+        if (counted) bytes += recordBytes(record);
+        if (++done % RECORDS_PER_CLOCK_READ === 0) await slice();
+      }
+      await slice();
+    }
+    // Kept unless derived meanwhile by a request that could not wait (an admin read): the same records.
+    this.keepDerived(() => collections);
+    if (weigh) this.meter?.weighedAs(bytes);
+  }
+
+  /** Keeps a derivation, unless one is kept already (made meanwhile by a request that could not wait). */
+  private keepDerived(make: () => Partial<ReadCollections>): Partial<ReadCollections> {
+    if (this.dropped) return (this.detached ??= make());
+    return derived.get(this, make);
+  }
+
+  /** The cached derivation, made in one go on a miss (after an eviction, or by a caller that did not `prepare`). */
+  private derivation(): Partial<ReadCollections> {
+    return this.keepDerived(() => freezeAll(this.derive()));
+  }
+
   /** A collection to read. Its records must not be changed in place: `write(name)` first. */
   collection<K extends CollectionName>(name: K): ReadCollections[K] {
     const owned = this.owned[name];
     if (owned) return owned;
     if (this.seedRecords && !UNSEEDED.has(name)) {
-      const cached = derived.get(this, () => freezeAll(this.derive()))[name];
+      const cached = this.derivation()[name];
       if (cached) return cached;
     }
     // Not kept: a collection exists in the account only once written.
@@ -115,10 +209,11 @@ export class AccountStore {
   write<K extends CollectionName>(name: K): Collections[K] {
     const owned = this.owned[name];
     if (owned) return owned;
-    // Derived afresh, not copied from the cache: the cached records are frozen, and a fresh
-    // derivation is the same records by construction.
-    const made: Collections[K] =
-      (this.seedRecords && !UNSEEDED.has(name) ? this.derive()[name] : undefined) ?? (new Collection() as Collections[K]);
+    // Copied from the cached derivation (its records are frozen and shared by every reader), not
+    // derived again, which would make the same records by construction at the cost of a whole
+    // derivation in this turn.
+    const seeded = this.seedRecords && !UNSEEDED.has(name) ? this.derivation()[name] : undefined;
+    const made = (seeded?.copy(thawedCopy) ?? new Collection()) as Collections[K];
     // Its seeded records were counted from birth; from now on each write to them is.
     if (this.meter) made.attachMeter(this.meter);
     this.owned[name] = made;
@@ -126,15 +221,18 @@ export class AccountStore {
   }
 
   /**
-   * What every seeded record of the account would weigh, derived once into a scratch store: what a
-   * creation checks against the budget when its pinned records or template are the creator's own.
+   * What every seeded record of the account weighs: weighed from the cached derivation for an
+   * account (its meter asks once); a scratch store that only weighs (what a creation checks against
+   * the budget when its pinned records or template are the creator's own) derives without caching,
+   * since no later read would find it there.
    */
   seededBytes(): number {
     if (!this.seedRecords) return 0;
     let bytes = 0;
+    const collections: Partial<ReadCollections> = this.meter ? this.derivation() : this.derive();
     // Only the kinds read from a derivation: a snapshot's seeder also fills kinds the account owns
     // from its birth (src/snapshot/load.ts), which count as it writes them.
-    for (const [name, collection] of Object.entries(this.derive()) as [CollectionName, Collection<never>][]) {
+    for (const [name, collection] of Object.entries(collections) as [CollectionName, ReadCollection<never>][]) {
       if (UNSEEDED.has(name)) continue;
       for (const record of collection.values()) bytes += recordBytes(record);
     }
@@ -150,13 +248,17 @@ export class AccountStore {
 
   /** Forgets the cached derived records (the account is reset or deleted). */
   dropDerived(): void {
+    this.dropped = true;
     derived.delete(this);
   }
 
-  /** Every seeded collection, freshly derived into a scratch store that owns them all. */
+  /** Every seeded collection, freshly derived (in one go) into a scratch store that owns them all. */
   private derive(): Partial<Collections> {
     const scratch = new AccountStore(this.account);
-    this.seedRecords?.(scratch);
+    if (this.seedRecords) {
+      const steps = this.seedRecords(scratch);
+      while (steps.next().done !== true);
+    }
     return scratch.owned;
   }
 }

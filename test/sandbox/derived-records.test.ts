@@ -61,13 +61,15 @@ describe('seeded records are derived when first needed', () => {
     expect(store.collection('api_keys').size).toBe(1);
   });
 
-  it('authentication, rate limiting, a crawl and its polls do not derive the seeded records', async () => {
+  it('authentication, rate limiting and status polls do not derive the seeded records; a crawl weighs them once, cached, and owns none', async () => {
     const app = makeApp();
     const tenant = await newTenant(app);
     expect((await client(app).get('/v1/status').set(bearer(tenant.token))).status).toBe(200);
-    const job = await createCrawl(client(app), tenant.token, { url: 'https://example.com' });
-    expectSuccess(await client(app).get(`/v1/jobs/${job.id}`).set(bearer(tenant.token)), getJob);
     expect(storeOf(app, tenant.accountId).derivedCached).toBe(false);
+    // A crawl's job counts against the record budget, on top of the seeded records: weighed from the cached derivation.
+    const job = await createCrawl(client(app), tenant.token, { url: 'https://example.com' });
+    expect(storeOf(app, tenant.accountId).derivedCached).toBe(true);
+    expectSuccess(await client(app).get(`/v1/jobs/${job.id}`).set(bearer(tenant.token)), getJob);
     expect(storeOf(app, tenant.accountId).ownedCollections.sort()).toEqual(['api_keys', 'jobs']);
   });
 

@@ -38,6 +38,8 @@ export const listApiKeys = defineOperation<undefined, ListQuery>({
   query: paginatedQuery(),
   success: { status: 200, description: 'A page of API keys.', schema: listEnvelopeSchema(apiKeySchema) },
   errors: [400, 401, 403, 429, 500],
+  // Reads the account record, its keys or its jobs: none of them seeded.
+  seededRecords: false,
   handler({ query, store, path }) {
     return { body: listPage(store.collection('api_keys'), query, { url: path, view: (key) => apiKeyView(key) }) };
   },

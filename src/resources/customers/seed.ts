@@ -3,7 +3,8 @@ import { isoTimestamp } from '../../clock/virtual-clock.js';
 import type { SeedContext } from '../../fixture/account-template.js';
 import { withPinned } from '../seed-support.js';
 
-export function seedCustomers({ store, faker, ids, now, count, pinned }: SeedContext): void {
+/** A generator: a derivation step per customer (src/fixture/account-template.ts). */
+export function* seedCustomers({ store, faker, ids, now, count, pinned }: SeedContext): Generator<void, void, undefined> {
   const customers = store.write('customers');
   const taken = new Set((pinned.customers ?? []).flatMap((c) => (c.email ? [c.email.toLowerCase()] : [])));
   for (const pin of withPinned(pinned.customers, count('customers', 8))) {
@@ -20,6 +21,7 @@ export function seedCustomers({ store, faker, ids, now, count, pinned }: SeedCon
       email: pin?.email?.toLowerCase() ?? email,
       created_at: created,
     });
+    yield;
   }
 }
 

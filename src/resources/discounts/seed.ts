@@ -6,7 +6,8 @@ import { normalInstant, pastTimestamp, uniqueSlug, withPinned } from '../seed-su
 const OCCASIONS = ['launch', 'spring', 'summer', 'blackfriday', 'newyear', 'vip', 'welcome', 'students', 'earlybird', 'bundle'];
 const DAY_MS = 24 * 3600 * 1000;
 
-export function seedDiscounts({ store, faker, ids, now, count, pinned }: SeedContext): void {
+/** A generator: a derivation step per discount (src/fixture/account-template.ts). */
+export function* seedDiscounts({ store, faker, ids, now, count, pinned }: SeedContext): Generator<void, void, undefined> {
   const discounts = store.write('discounts');
   const slugs = new Set((pinned.discounts ?? []).flatMap((d) => (d.slug ? [d.slug] : [])));
   for (const pin of withPinned(pinned.discounts, count('discounts', 5))) {
@@ -41,5 +42,6 @@ export function seedDiscounts({ store, faker, ids, now, count, pinned }: SeedCon
       expires_at: pin?.expires_at !== undefined ? normalInstant(pin.expires_at) : expiresAt,
       created_at: createdAt,
     });
+    yield;
   }
 }

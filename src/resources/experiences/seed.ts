@@ -8,7 +8,8 @@ import { EXPERIENCE_TYPES } from '../../store/records.js';
 import { pastTimestamp, slugify, topic, uniqueSlug, withPinned } from '../seed-support.js';
 import { DETAILS } from './details.js';
 
-export function seedExperiences({ store, faker, ids, now, count, pinned }: SeedContext): void {
+/** A generator: a derivation step per experience (src/fixture/account-template.ts). */
+export function* seedExperiences({ store, faker, ids, now, count, pinned }: SeedContext): Generator<void, void, undefined> {
   const experiences = store.write('experiences');
   const slugs = new Set((pinned.experiences ?? []).flatMap((e) => (e.slug ? [e.slug] : [])));
   const entries = withPinned(pinned.experiences, count('experiences', 12));
@@ -38,5 +39,6 @@ export function seedExperiences({ store, faker, ids, now, count, pinned }: SeedC
       active_grants_count: 0,
       details: kind.generate(faker, ids, slug),
     });
+    yield;
   }
 }

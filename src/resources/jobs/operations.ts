@@ -20,6 +20,8 @@ export const getJob = defineOperation<undefined, Record<string, never>, { id: st
   query: { type: 'object', additionalProperties: false, properties: {} },
   success: { status: 200, description: 'The job.', schema: crawlJobSchema },
   errors: [400, 401, 404, 429, 500],
+  // Reads the account record, its keys or its jobs: none of them seeded.
+  seededRecords: false,
   handler({ params, store, sandbox }) {
     const job = store.collection('jobs').get(params.id);
     if (!job) throw resourceMissing('job', params.id, 'id');

@@ -16,7 +16,8 @@ const PLANS = [
   { name: 'Pro bundle', interval: 'one_time', amounts: [29900, 49900] },
 ] as const;
 
-export function seedPriceVariants(context: SeedContext): void {
+/** A generator: a derivation step per variant, and per variant's grants (src/fixture/account-template.ts). */
+export function* seedPriceVariants(context: SeedContext): Generator<void, void, undefined> {
   const { store, faker, ids, now, count, pinned } = context;
   const variants = store.write('price_variants');
   const experienceIds = store
@@ -42,8 +43,12 @@ export function seedPriceVariants(context: SeedContext): void {
       experience_ids: pin?.experience_ids ? [...pin.experience_ids] : faker.helpers.arrayElements(experienceIds, { min: 1, max: 3 }),
       created_at: pastTimestamp(faker, now),
     });
+    yield;
   }
-  for (const variant of variants.values()) seedGrants(context, variant);
+  for (const variant of variants.values()) {
+    seedGrants(context, variant);
+    yield;
+  }
   for (const id of experienceIds) recountActiveGrants(store, id);
 }
 

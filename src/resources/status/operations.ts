@@ -50,6 +50,8 @@ export const getStatus = defineOperation<undefined, Record<string, never>>({
   query: { type: 'object', additionalProperties: false, properties: {} },
   success: { status: 200, description: 'The status report.', schema: statusSchema },
   errors: [401, 429, 500],
+  // Reads the account record, its keys or its jobs: none of them seeded.
+  seededRecords: false,
   handler({ store, apiKey, sandbox }) {
     const tier = store.account.plan;
     // The live counter after this very request was counted (peek does not count again).
