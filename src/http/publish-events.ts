@@ -2,7 +2,8 @@
  * Webhook events caused by a /v1 request (contract §4.3): the handler records them where the state
  * changes (`events.emit`, `events.watchJob`, given to it by `dispatch`), and they are published to
  * the world the request captured once the answer has left: when the response closes (finished, or
- * its connection cut after the operation ran, as a `when: after` fault does). A listener is added
+ * its connection cut after the operation ran, as a `when: after` fault does), or at once after the
+ * operation's turn when the client had left before it ran. A listener is added
  * only by a request that records something, so the other requests pay one small object for webhooks.
  * Published into a world since replaced, or for an account reset or deleted meanwhile, they vanish.
  */
@@ -75,10 +76,15 @@ export class RequestEvents implements EventSink {
     const origin = { apiKeyId: state.apiKey?.id ?? null, operationId: state.operation?.operationId ?? null };
     const events: RecordedEvents = (state.events = { events: [], jobs: [], origin });
     const { world, store } = state;
-    this.ctx.res.once('close', () => {
+    const publish = (): void => {
       this.settle(events);
       if (store) world.webhooks.publish(store, events);
-    });
+    };
+    // A client that left while its request waited for a turn (the large-body lane, a derivation in
+    // slices) closed the response before the operation recorded anything: no 'close' is left to
+    // come, and the operation ran all the same. Its events leave once this turn of it is over.
+    if (this.ctx.res.closed) setImmediate(publish);
+    else this.ctx.res.once('close', publish);
     return events;
   }
 }

@@ -45,7 +45,7 @@ const REMEMBERED = { from: 16 * 1024, to: 1024 * 1024 };
 /**
  * The last long text weighed and what escaping adds to it. A write weighs the record it stores, and
  * its answer, which echoes that record, asks `writesAsIs` of the very same string a turn later: the
- * second scan of a megabyte is then one comparison. One text of at most 1 MiB is kept alive by it.
+ * second scan of a megabyte is then one comparison. One text of at most 1 Mi UTF-16 units (2 MiB of two-byte text) is kept alive by it, shared by every sandbox of the process.
  */
 let lastLong: { text: string; escapes: number } | undefined;
 

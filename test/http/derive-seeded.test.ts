@@ -122,6 +122,40 @@ describe('a derivation runs in slices before the operation', () => {
     expect(store.derivedCached).toBe(true);
   });
 
+  it('contract §4.3: a write whose client left while it derived still sends its events, once its operation ran', async () => {
+    const [app, twin] = [heavySandbox('left'), heavySandbox('left')];
+    const heavy = await newTenant(app);
+    await newTenant(twin);
+    const inbox = await firstInboxOf(twin, heavy.accountId);
+    const endpoint = await client(app)
+      .post('/__admin/webhook_endpoints')
+      .send({ account_id: heavy.accountId, url: 'http://127.0.0.1:9/hook', events: ['inbox.updated'] });
+    expect(endpoint.status, endpoint.text).toBe(201);
+    const store = storeOf(app, heavy.accountId);
+    const write = client(app).patch(`/v1/email/inboxes/${inbox}`).set(bearer(heavy.token)).send({ display_name: 'Left' });
+    const settled = write.then(
+      () => 'answered',
+      () => 'aborted',
+    );
+    await until(() => store.deriving);
+    // The connection closes before the operation records its event: no 'close' is left to come.
+    write.abort();
+    await until(() => store.derivedCached);
+    const deliveries = async () =>
+      (await client(app).get(`/__admin/webhook_deliveries?account_id=${heavy.accountId}`)).body.data as Array<{
+        event_type?: string;
+        type?: string;
+      }>;
+    let found: unknown[] = [];
+    for (let attempt = 0; attempt < 200 && found.length === 0; attempt++) {
+      found = await deliveries();
+      if (found.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(found).toHaveLength(1);
+    expect(JSON.stringify(found[0])).toContain('inbox.updated');
+    expect(['answered', 'aborted']).toContain(await settled);
+  });
+
   it('requests of the account that come while it derives wait for the same derivation', async () => {
     const app = heavySandbox('shared');
     const tenant = await newTenant(app);
