@@ -11,6 +11,7 @@ import type { DeliveryFilter } from '../webhooks/hub.js';
 import { endpointInputProblem, MAX_ENDPOINT_URL_LENGTH } from '../webhooks/endpoint-input.js';
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '../webhooks/endpoints.js';
 import { SECRET_PATTERN } from '../webhooks/signing.js';
+import { yieldTurn } from '../http/large-body-lane.js';
 import { accountOr404 } from './account-state.js';
 import { deletedSchema, listSchema, webhookDeliverySchema, webhookEndpointSchema, webhookEventSchema } from './answer-schemas.js';
 import { adminOperation } from './route-kit.js';
@@ -194,9 +195,11 @@ export const WEBHOOK_OPERATIONS = [
     body: triggerSchema,
     answer: { status: 201, description: 'The event.', schema: webhookEventSchema },
     errors: [404, 422],
-    handler: (ctx, request) => {
+    handler: async (ctx, request) => {
       const body = request.body();
       const account = accountOr404(ctx, body.account_id, 'account_id');
+      // The sample is made from the account's records: derived first, in slices, as for a state read.
+      await account.prepare(yieldTurn);
       return ctx.sandbox.world.webhooks.trigger(account, body.type);
     },
   }),
