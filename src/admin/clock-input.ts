@@ -114,7 +114,13 @@ export async function applyClockMove(move: ClockMove, clock: VirtualClock, work:
   const { maxMs } = move.untilIdle;
   let advanced = 0;
   for (let step = 0; step < MAX_IDLE_STEPS && (work.live?.() ?? true); step++) {
-    const due = work.nextDue();
+    let due = work.nextDue();
+    if (due === undefined) {
+      // Nothing waits in the index, but work of this instant may be under way (an attempt whose
+      // receiver has not answered yet is out of it): once it is done, it may fall due again (a retry).
+      await work.moved();
+      due = work.nextDue();
+    }
     if (due === undefined) break;
     const now = clock.now();
     const jump = Math.min(Math.max(0, due - now), maxMs - advanced);
