@@ -89,7 +89,7 @@ function operationPipeline(op: OperationDef, delays: ArtificialDelays, lane: San
     validateRequest(op),
     idempotency(),
     // Last: only a request that will run the handler derives, and the handler finds the records cached.
-    ...(op.seededRecords === false ? [] : [deriveSeeded()]),
+    deriveSeeded(op.seededRecords ?? 'read'),
   ];
 }
 

@@ -105,13 +105,18 @@ export interface OperationDef<Body = unknown, Query = unknown, Params = unknown>
   /** Error statuses the reference lists for this operation (spec §4). */
   errors: number[];
   /**
-   * `false` when the operation neither reads, writes nor weighs the account's seeded collections
-   * (src/store/store.ts): it then runs without deriving them. Otherwise (the default) a request
-   * derives them in slices before the handler runs, when they are not cached
-   * (src/http/derive-seeded.ts). A test runs every operation declared `false` on a fresh account
-   * and checks that nothing was derived.
+   * What the operation needs of the account's seeded collections (src/store/store.ts), so what a
+   * request derives, in slices, before the handler runs (src/http/derive-seeded.ts):
+   * - `'read'` (the default): it reads or writes them: derived when not cached;
+   * - `'weight'`: it only adds records counted against the record budget (a crawl's job, a key):
+   *   derived only while the seeded records have never been weighed;
+   * - `false`: it neither reads, writes nor weighs them: never derived.
+   * Whatever it declares, a request waits for a derivation of its account already under way, so
+   * an account's requests run in the order they arrive. Tests run every operation declared
+   * `false` or `'weight'` on an account whose derivation is not cached and check that nothing was
+   * derived.
    */
-  seededRecords?: false;
+  seededRecords?: 'read' | 'weight' | false;
   handler(input: HandlerInput<Body, Query, Params>): HandlerResult | Promise<HandlerResult>;
 }
 

@@ -135,6 +135,16 @@ export class AccountStore {
     return this.pending !== undefined;
   }
 
+  /** The derivation under way (`prepare`), if any: what a request of the account that needs none still waits for. */
+  get underWay(): Promise<void> | undefined {
+    return this.pending;
+  }
+
+  /** Whether the seeded records were weighed (for the record budget) in this store's life. */
+  get seededWeighed(): boolean {
+    return this.meter?.weighed ?? true;
+  }
+
   /** Whether this store's seeded records are derived now (cached, or kept by a dropped store). */
   get derivedReady(): boolean {
     return this.seedRecords === undefined || (this.dropped ? this.detached !== undefined : derived.has(this));
@@ -148,6 +158,9 @@ export class AccountStore {
    * come while it runs wait for the same derivation.
    */
   prepare(pause: Pause, sliceMs: number = DERIVATION_SLICE_MS): Promise<void> | undefined {
+    // Under way first: filled meanwhile in one go (an admin call that could not wait), the requests
+    // already waiting still resume first, in their order, before one that comes now.
+    if (this.pending) return this.pending;
     if (this.derivedReady) return undefined;
     this.pending ??= this.deriveInSlices(pause, sliceMs).finally(() => (this.pending = undefined));
     return this.pending;

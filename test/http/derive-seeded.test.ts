@@ -87,6 +87,63 @@ describe('operations that never touch seeded records derive nothing', () => {
   });
 });
 
+describe('operations that only weigh seeded records derive them only until they are weighed', () => {
+  /** A request per operation declared `seededRecords: 'weight'`, answered 2xx. */
+  const REQUESTS: Record<string, () => { path: string; body: Record<string, unknown> }> = {
+    createApiKey: () => ({ path: '/v1/auth/keys', body: { name: 'another' } }),
+    crawlSite: () => ({ path: '/v1/web/crawl', body: { url: 'https://example.com/', max_pages: 1 } }),
+  };
+
+  it('every operation declared to only weigh them, run on an account weighed before and no longer cached, derives nothing', async () => {
+    const declared = OPERATIONS.filter((op) => op.seededRecords === 'weight').map((op) => op.operationId);
+    expect(declared.sort()).toEqual(Object.keys(REQUESTS).sort());
+    const app = makeApp();
+    const tenant = await newTenant(app);
+    const store = storeOf(app, tenant.accountId);
+    // Weighed once (a first crawl), then evicted by other tenants' reads.
+    await createCrawl(client(app), tenant.token, { url: 'https://example.com' });
+    expect(store.seededWeighed).toBe(true);
+    for (let i = 0; i < DERIVED_CACHE_CAPACITY; i++) await stateOf(app, (await newTenant(app)).accountId);
+    expect(store.derivedCached).toBe(false);
+    for (const operationId of declared) {
+      const { path, body } = REQUESTS[operationId]!();
+      const res = await client(app).post(path).set(bearer(tenant.token)).send(body);
+      expect(res.status, `${operationId}: ${res.text}`).toBeLessThan(300);
+      expect(store.derivedCached, operationId).toBe(false);
+      expect(store.deriving, operationId).toBe(false);
+    }
+  });
+
+  it("an account's request that needs nothing derived waits for its derivation under way: a key listed after one created ahead of it shows it", async () => {
+    const app = heavySandbox('order');
+    const tenant = await newTenant(app);
+    const store = storeOf(app, tenant.accountId);
+    let prepared = 0;
+    const prepare = store.prepare.bind(store);
+    store.prepare = (...args) => ((prepared += 1), prepare(...args));
+    const reading = client(app)
+      .get('/v1/experiences')
+      .set(bearer(tenant.token))
+      .then((res) => res);
+    await until(() => store.deriving);
+    const created = client(app)
+      .post('/v1/auth/keys')
+      .set(bearer(tenant.token))
+      .send({ name: 'made while deriving' })
+      .then((res) => res);
+    // Sent once the creation has reached the step (its body read and validated): it comes after it.
+    await until(() => prepared === 2);
+    const listed = client(app)
+      .get('/v1/auth/keys')
+      .set(bearer(tenant.token))
+      .then((res) => res);
+    const [made, list] = await Promise.all([created, listed]);
+    expect((await reading).status).toBe(200);
+    expect(made.status).toBe(201);
+    expect((list.body.data as Array<{ id: string }>).map((key) => key.id)).toContain(made.body.id);
+  });
+});
+
 describe('a derivation runs in slices before the operation', () => {
   it('another tenant’s request sent while a fresh account’s first write derives is answered first, before the derivation ends', async () => {
     const [app, twin] = [heavySandbox('slices'), heavySandbox('slices')];

@@ -19,6 +19,8 @@ export const createApiKey = defineOperation<{ name?: string | null }>({
   },
   success: { status: 201, description: 'The new key, with its secret.', schema: apiKeySchema },
   errors: [400, 401, 403, 422, 429, 500],
+  // Adds a record counted against the record budget, reads no seeded collection.
+  seededRecords: 'weight',
   handler({ body, store, sandbox, events }) {
     const { key, token } = sandbox.createApiKey(store, { name: body.name ?? 'Default' });
     // Without the secret: a webhook payload is logged and stored by receivers, a token must not travel in it.

@@ -28,6 +28,8 @@ export const crawlSite = defineOperation<CrawlInput>({
   body: crawlBodySchema,
   success: { status: 201, description: 'The new job, queued.', schema: crawlJobSchema },
   errors: [400, 401, 402, 403, 422, 429, 500],
+  // Adds a record counted against the record budget, reads no seeded collection.
+  seededRecords: 'weight',
   handler({ body, store, apiKey, sandbox, jobs, events }) {
     checkCrawlUrl(body.url);
     const input: CrawlInput = { url: body.url, max_pages: body.max_pages, max_depth: body.max_depth };
