@@ -34,8 +34,11 @@ export async function derivedAccountOr404(ctx: SandboxContext, id: string, param
   const world = ctx.sandbox.world;
   const account = world.store.forAccount(id);
   if (!account) throw new ApiError('resource_missing', { param, message: MESSAGES.noSuchAccount(id) });
+  // The account's time as the request found it: reset or deleted meanwhile, the captured store is
+  // settled on its own clock, not on its next life's or the sandbox's.
+  const time = world.timeOf(id);
   await account.prepare(yieldTurn);
-  world.timeOf(id).services.settleJobs(account);
+  time.services.settleJobs(account);
   return account;
 }
 

@@ -197,10 +197,16 @@ export const WEBHOOK_OPERATIONS = [
     errors: [404, 422],
     handler: async (ctx, request) => {
       const body = request.body();
+      const world = ctx.sandbox.world;
       const account = accountOr404(ctx, body.account_id, 'account_id');
       // The sample is made from the account's records: derived first, in slices, as for a state read.
       await account.prepare(yieldTurn);
-      return ctx.sandbox.world.webhooks.trigger(account, body.type);
+      // Reset, deleted or the sandbox reset meanwhile: no event for an account that is gone (it
+      // would draw ids from the streams of the account's next life, in the world of that moment).
+      if (ctx.sandbox.world !== world || world.store.forAccount(account.id) !== account) {
+        throw new ApiError('resource_missing', { param: 'account_id', message: MESSAGES.noSuchAccount(account.id) });
+      }
+      return world.webhooks.trigger(account, body.type);
     },
   }),
 ];

@@ -264,6 +264,30 @@ describe('admin routes that read one account’s records derive them in slices t
   }
 });
 
+describe('POST /__admin/events on an account deleted while it derives', () => {
+  it('answers 404 and draws nothing: the account made again with that id gets the event ids it gets without the race', async () => {
+    const trigger = (app: MockApp, id: string) => client(app).post('/__admin/events').send({ account_id: id, type: 'customer.created' });
+    const [app, twin] = [heavySandbox('trigger-race'), heavySandbox('trigger-race')];
+    const id = 'acct_trigger_race';
+    for (const sandbox of [app, twin])
+      expect((await client(sandbox).post('/__admin/accounts').send({ id, plan: 'free' })).status).toBe(201);
+    // The twin, without the race: deleted, made again, its first event.
+    expect((await client(twin).delete(`/__admin/accounts/${id}`)).status).toBe(200);
+    expect((await client(twin).post('/__admin/accounts').send({ id, plan: 'free' })).status).toBe(201);
+    const expected = (await trigger(twin, id)).body.id as string;
+
+    const store = storeOf(app, id);
+    const racing = trigger(app, id).then((res) => res);
+    await until(() => store.deriving);
+    expect((await client(app).delete(`/__admin/accounts/${id}`)).status).toBe(200);
+    const raced = await racing;
+    expect(raced.status, raced.text).toBe(404);
+    expect(raced.body.error.param).toBe('account_id');
+    expect((await client(app).post('/__admin/accounts').send({ id, plan: 'free' })).status).toBe(201);
+    expect((await trigger(app, id)).body.id).toBe(expected);
+  });
+});
+
 describe('a reset or a delete between two slices', () => {
   for (const action of ['reset', 'delete'] as const) {
     it(`${action}: the request goes on with the store it captured, and that store's derivation never enters the cache`, async () => {
