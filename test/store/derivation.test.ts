@@ -12,7 +12,7 @@ import { thawedCopy } from '../../src/store/derived-cache.js';
 import { recordBytes } from '../../src/store/record-meter.js';
 import type { CollectionName } from '../../src/store/records.js';
 import { AccountStore, type SeedRecords } from '../../src/store/store.js';
-import { makeApp } from '../support/harness.js';
+import { client, makeApp } from '../support/harness.js';
 import { newTenant } from '../support/resources.js';
 
 const SEEDED: readonly CollectionName[] = [
@@ -163,6 +163,20 @@ describe('the derivation in steps', () => {
         expect(JSON.stringify(scratches[i]!.collection(name).values()), name).toBe(JSON.stringify(inOneGo[i]!.collection(name).values()));
       }
     }
+  });
+
+  it("one inbox's many messages take a step per thread, not one step for the inbox", async () => {
+    const app = makeApp({ seed: 'threads' });
+    const pausesWith = async (messages: number): Promise<number> => {
+      const template = { credits: { free: 1000, paid: 1000 }, counts: { inboxes: 1, messages_per_inbox: messages } };
+      const made = await client(app).post('/__admin/accounts').send({ plan: 'paid', template });
+      expect(made.status, made.text).toBe(201);
+      let pauses = 0;
+      await storeOf(app, made.body.account.id as string).prepare(() => ((pauses += 1), Promise.resolve()), 0);
+      return pauses;
+    };
+    // Threads hold one to four messages: 400 messages are at least 100 threads more than 4 messages.
+    expect((await pausesWith(400)) - (await pausesWith(4))).toBeGreaterThanOrEqual(99);
   });
 
   it('prepare derives in slices, pausing between them, and caches what one go would have cached', async () => {

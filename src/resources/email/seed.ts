@@ -12,9 +12,9 @@ const LOCAL_PARTS = ['hello', 'support', 'team', 'newsletter', 'billing', 'partn
 const TEAMS: Record<string, string> = { support: 'support', billing: 'finance', partnerships: 'business', newsletter: 'marketing' };
 
 /**
- * A generator: each inbox's threads are one step (the longest seeder, ~10-25 ms of CPU for the
- * template's 2 inboxes of 12 messages while the code is cold), so another tenant's request can run
- * between two inboxes' threads.
+ * A generator: each thread of each inbox is one step (an inbox's threads were the longest step, and
+ * a template may give one inbox hundreds of messages), so another tenant's request can run between
+ * two threads.
  */
 export function* seedInboxes(context: SeedContext): Generator<void, void, undefined> {
   const { store, faker, ids, now, count, pinned } = context;
@@ -43,7 +43,7 @@ export function* seedInboxes(context: SeedContext): Generator<void, void, undefi
       metadata: pinnedOr(pin?.metadata, { team: TEAMS[localPart] ?? 'general', sla_hours: faker.helpers.arrayElement([4, 24, 48]) }),
       created_at: pastTimestamp(faker, now, 400),
     });
-    messages.push(...seedThreads(context, inbox, count('messages_per_inbox', 12)));
+    messages.push(...(yield* seedThreads(context, inbox, count('messages_per_inbox', 12))));
     yield;
   }
   // Each timestamp parsed once, not in every comparison (a stable sort: the same order either way).

@@ -89,7 +89,7 @@ function correspondent(context: SeedContext, faker: Faker): Person {
 }
 
 /** `count` messages in threads of one to four, all before `context.now`. */
-export function seedThreads(context: SeedContext, inbox: InboxRecord, count: number): MessageRecord[] {
+export function* seedThreads(context: SeedContext, inbox: InboxRecord, count: number): Generator<void, MessageRecord[], undefined> {
   const { faker, ids, now } = context;
   const products = context.store
     .collection('experiences')
@@ -146,6 +146,8 @@ export function seedThreads(context: SeedContext, inbox: InboxRecord, count: num
       });
     }
     out.push(...thread);
+    // A step per thread: a template may give one inbox hundreds of messages.
+    yield;
   }
   return out;
 }
