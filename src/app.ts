@@ -18,6 +18,7 @@ import { callerIdentification } from './http/identify-caller.js';
 import { idempotency } from './http/idempotency.js';
 import { journal } from './http/journal.js';
 import { jsonBody } from './http/json-body.js';
+import { AccountTurns } from './http/account-turns.js';
 import { largeBodyLane } from './http/large-body-lane.js';
 import { isUnder } from './http/path-prefix.js';
 import { observeResponses, type ResponseObserver } from './http/observe-responses.js';
@@ -80,11 +81,13 @@ function under(prefix: string, middleware: SandboxMiddleware): SandboxMiddleware
  * that reached the operation; the account's seeded records are derived (in slices) last, for the
  * operations that read them, so only a request that runs its handler pays for them.
  */
-function operationPipeline(op: OperationDef, delays: ArtificialDelays, lane: SandboxMiddleware): SandboxMiddleware[] {
+function operationPipeline(op: OperationDef, delays: ArtificialDelays, lane: SandboxMiddleware, turns: AccountTurns): SandboxMiddleware[] {
   return [
     deprecation(),
     applyScenarios(delays),
     authenticate(),
+    // An account's requests enter their operations one per turn of the event loop, in arrival order.
+    turns.step(op.seededRecords === false),
     ...(op.body ? [lane, jsonBody()] : []),
     validateRequest(op),
     idempotency(),
@@ -128,10 +131,11 @@ export function createAppWithOperations(
 
   // One lane map for the app: an account's large bodies take turns whatever operation they go to.
   const lane = largeBodyLane();
+  const turns = new AccountTurns();
   const v1 = compose<SandboxContext>([
     callerIdentification(),
     rateLimit(),
-    apiRoutes(API_PREFIX, operations, (op) => operationPipeline(op, app.delays, lane)),
+    apiRoutes(API_PREFIX, operations, (op) => operationPipeline(op, app.delays, lane, turns)),
   ]) as SandboxMiddleware;
 
   const stack: SandboxMiddleware[] = [
