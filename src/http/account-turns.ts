@@ -9,8 +9,12 @@
  *
  * Operations that cost next to nothing and touch no records (`seededRecords: false`: status, key
  * listing, job polls) are not held back, so a client polling its jobs in parallel pays no turn per
- * poll; they still queue behind a request of their account that waits, so an account's requests
- * always enter their operations in the order they arrived.
+ * poll; they still queue behind a request of their account that waits here, so an account's requests
+ * pass this step in the order they arrived. (Not their operations: a body over 64 KiB waits in the
+ * large-body lane after this step, and a request sent after it may enter its operation first.)
+ *
+ * The cost: a request that waits allocates a promise and waits a turn; one account with 16
+ * connections on a heavy operation measured 3-5% fewer requests per CPU second over real HTTP.
  *
  * Keyed by the account's store (the request's capture): a reset account's next life is another account.
  */

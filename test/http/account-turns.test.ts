@@ -4,9 +4,13 @@
  * it comes (src/http/account-turns.ts). Held as the order requests enter, turn by turn: a
  * setImmediate chain marks the turns. No timings.
  */
+import { createServer } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { SandboxContext } from '../../src/http/context.js';
 import { AccountTurns } from '../../src/http/account-turns.js';
+import { bearer, client, KEYS, makeApp } from '../support/harness.js';
+import { newTenant } from '../support/resources.js';
 
 function ctxOf(store: object): SandboxContext {
   return { state: { store } } as unknown as SandboxContext;
@@ -74,5 +78,46 @@ describe("an account's requests enter one per turn", () => {
       [b, 'b2'],
     ]);
     expect(turns).toEqual(['a1 b1', 'a2 b2', 'a3']);
+  });
+});
+
+describe('in the app', () => {
+  it("another tenant's request read in the same poll as sixteen of a busy account's is answered after at most one of them", async () => {
+    const app = makeApp({ rateLimit: 'off' });
+    const other = await newTenant(app);
+    // Both accounts' records derived first: what is measured is the operations, not a first derivation.
+    for (const token of [KEYS.paid, other.token]) expect((await client(app).get('/v1/experiences').set(bearer(token))).status).toBe(200);
+    const answered: string[] = [];
+    const listener = app.callback();
+    const server = createServer((req, res) => {
+      res.once('finish', () => answered.push(req.headers.authorization === `Bearer ${KEYS.paid}` ? 'A' : 'B'));
+      void listener(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const open = (): Promise<Socket> =>
+        new Promise((resolve) => {
+          const socket = connect(port, '127.0.0.1', () => resolve(socket));
+          socket.resume();
+        });
+      const sockets = await Promise.all(Array.from({ length: 17 }, open));
+      // Every connection accepted and read from before the requests are written.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const request = (path: string, token: string) => `GET ${path} HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${token}\r\n\r\n`;
+      // All written in this turn: the server reads them in its next poll, together.
+      sockets.slice(0, 16).forEach((socket) => socket.write(request('/v1/experiences', KEYS.paid)));
+      sockets[16]!.write(request('/v1/status', other.token));
+      // Held here until every request is in the kernel's buffers (loopback delivers at once; this
+      // only makes sure), so that no poll of the server sees some of them and not the others.
+      const written = Date.now();
+      while (Date.now() - written < 20);
+      for (let turn = 0; turn < 10_000 && answered.length < 17; turn++) await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(answered).toHaveLength(17);
+      expect(answered.indexOf('B')).toBeLessThanOrEqual(1);
+      for (const socket of sockets) socket.destroy();
+    } finally {
+      server.close();
+    }
   });
 });

@@ -133,6 +133,8 @@ describe('operations that only weigh seeded records derive them only until they 
       .then((res) => res);
     // Sent once the creation has reached the step (its body read and validated): it comes after it.
     await until(() => prepared === 2);
+    // Still deriving: the listing below comes while the creation waits (else the test shows nothing).
+    expect(store.deriving).toBe(true);
     const listed = client(app)
       .get('/v1/auth/keys')
       .set(bearer(tenant.token))
