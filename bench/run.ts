@@ -25,7 +25,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp, type MockApp } from '../src/app.js';
 import { filters } from './filters.js';
 import { findingsCost } from './findings.js';
-import { GOALS, neighbours } from './neighbours.js';
+import { GOALS, type NeighboursSummary } from './neighbours.js';
 import { listenerOf } from './koa-listener.js';
 import {
   cpuMs,
@@ -387,6 +388,35 @@ async function firstAnswerMs(args: string[]): Promise<number> {
   return ms;
 }
 
+/** The neighbours section in a process of its own (bench/neighbours-section.ts says why), its lines passed on. */
+async function neighboursApart(out: (line?: string) => void): Promise<NeighboursSummary> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./neighbours-section.ts', import.meta.url)), ...process.argv.slice(2)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let summary: NeighboursSummary | undefined;
+  for await (const text of createInterface({ input: child.stdout })) {
+    let message: { line?: string; summary?: NeighboursSummary };
+    try {
+      message = JSON.parse(text) as typeof message;
+    } catch {
+      // Not one of the section's messages (a stray print): shown, not kept.
+      process.stderr.write(`${text}\n`);
+      continue;
+    }
+    if (message.summary) summary = message.summary;
+    else out(message.line);
+  }
+  const code = await new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
+  );
+  if (!summary) throw new Error(`the neighbours section ended without its summary (exit ${code})`);
+  return summary;
+}
+
 /** The library's first import (dist/index.js, tsc's output), in a fresh process: what `import { createApp }` costs a suite. */
 async function firstImportMs(): Promise<number> {
   const script = `const t = performance.now(); await import(${JSON.stringify(`${ROOT}dist/index.js`)}); process.stdout.write(String(performance.now() - t));`;
@@ -676,7 +706,7 @@ async function main(): Promise<void> {
   const idempotencyGrowth = wanted('memory') ? await memory() : NaN;
   const filterRatio = wanted('filters') ? await filters(out) : NaN;
   const tenant = wanted('tenants') ? await tenants() : undefined;
-  const neighbour = wanted('neighbours') ? await neighbours(out) : undefined;
+  const neighbour = wanted('neighbours') ? await neighboursApart(out) : undefined;
   const findings = wanted('findings') ? await findingsCost(out) : undefined;
   out('## Targets');
   out();
