@@ -11,6 +11,7 @@ import type { SandboxContext } from '../../src/http/context.js';
 import { AccountTurns } from '../../src/http/account-turns.js';
 import { bearer, client, KEYS, makeApp } from '../support/harness.js';
 import { newTenant } from '../support/resources.js';
+import { byTurn, markTurns } from '../support/turns.js';
 
 function ctxOf(store: object): SandboxContext {
   return { state: { store } } as unknown as SandboxContext;
@@ -20,12 +21,7 @@ function ctxOf(store: object): SandboxContext {
 async function enterAll(requests: Array<[object, string, boolean?]>): Promise<string[]> {
   const turns = new AccountTurns();
   const log: string[] = [];
-  let ticking = true;
-  const tick = (): void => {
-    log.push('|');
-    if (ticking) setImmediate(tick);
-  };
-  tick();
+  const stop = markTurns(log);
   await Promise.all(
     requests.map(([account, name, light]) =>
       turns.step(light ?? false)(ctxOf(account), () => {
@@ -34,13 +30,9 @@ async function enterAll(requests: Array<[object, string, boolean?]>): Promise<st
       }),
     ),
   );
-  ticking = false;
+  stop();
   expect(turns.waitingCount).toBe(0);
-  return log
-    .join(' ')
-    .split('|')
-    .map((turn) => turn.trim())
-    .filter(Boolean);
+  return byTurn(log);
 }
 
 describe("an account's requests enter one per turn", () => {

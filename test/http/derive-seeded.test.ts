@@ -13,18 +13,12 @@ import { describe, expect, it } from 'vitest';
 import type { MockApp } from '../../src/app.js';
 import { OPERATIONS } from '../../src/resources/index.js';
 import { DERIVED_CACHE_CAPACITY } from '../../src/store/derived-cache.js';
-import type { AccountStore } from '../../src/store/store.js';
 import { bearer, client, makeApp } from '../support/harness.js';
 import { createCrawl } from '../support/jobs.js';
 import { newTenant, stateOf } from '../support/resources.js';
+import { storeOf } from '../support/stores.js';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
-
-function storeOf(app: MockApp, accountId: string): AccountStore {
-  const store = app.sandbox.world.store.forAccount(accountId);
-  if (!store) throw new Error(`no account ${accountId}`);
-  return store;
-}
 
 /**
  * A sandbox whose template seeds ~3,000 messages in 50 inboxes (a derivation step each): a

@@ -16,24 +16,15 @@ import { RequestJournal, UnknownJournalCursor, type JournalFilter } from '../../
 import { harLog, harLogInSlices } from '../../src/admin/har-log.js';
 import { journalOutcome } from '../support/protocol.js';
 import { ACCOUNTS, bearer, client, KEYS, makeApp } from '../support/harness.js';
+import { TurnCounter } from '../support/turns.js';
 
 /** Longer than any string a small request makes: only the megabyte body and its echoes are this long. */
 const LONG = 100_000;
 
-let turn = 0;
-let ticking = false;
-function startTicking(): void {
-  turn = 0;
-  ticking = true;
-  const tick = (): void => {
-    turn += 1;
-    if (ticking) setImmediate(tick);
-  };
-  tick();
-}
+const loop = new TurnCounter();
 
 afterEach(() => {
-  ticking = false;
+  loop.stop();
   vi.restoreAllMocks();
 });
 
@@ -42,7 +33,7 @@ function turnsOf<T extends object>(object: T, name: keyof T & string, long: (arg
   const turns: number[] = [];
   const original = object[name] as (...args: unknown[]) => unknown;
   vi.spyOn(object, name as never).mockImplementation(function (this: unknown, ...args: unknown[]) {
-    if (long(args[0])) turns.push(turn);
+    if (long(args[0])) turns.push(loop.turn);
     return original.apply(this, args);
   } as never);
   return turns;
@@ -57,7 +48,7 @@ function serializations(): number[] {
   const turns = turnsOf(JSON, 'stringify', holdsLongString);
   const join = Array.prototype.join;
   vi.spyOn(Array.prototype, 'join').mockImplementation(function (this: unknown[], ...args: [string?]) {
-    if (this.some(longString)) turns.push(turn);
+    if (this.some(longString)) turns.push(loop.turn);
     return join.apply(this, args);
   });
   return turns;
@@ -79,7 +70,7 @@ describe('a megabyte body is handled in several turns of the event loop, one ste
     const api = client(makeApp());
     const parses = turnsOf(JSON, 'parse', longString);
     const stringifies = serializations();
-    startTicking();
+    loop.start();
     const res = await api
       .patch('/v1/email/inboxes/inbox_paid_support')
       .set(bearer(KEYS.paid))
@@ -100,7 +91,7 @@ describe('a megabyte body is handled in several turns of the event loop, one ste
     const stringifies = serializations();
     const hash = Object.getPrototypeOf(createHash('sha256')) as { update(data: unknown): unknown };
     const hashed = turnsOf(hash, 'update', longString);
-    startTicking();
+    loop.start();
     const send = () =>
       api
         .patch('/v1/email/inboxes/inbox_paid_support')
@@ -130,7 +121,7 @@ describe('admin answers over 256 KiB leave in pieces, each in a turn of its own'
       // eslint-disable-next-line @typescript-eslint/unbound-method
       const original = ServerResponse.prototype[name] as (this: ServerResponse, ...args: unknown[]) => unknown;
       vi.spyOn(ServerResponse.prototype, name).mockImplementation(function (this: ServerResponse, ...args: unknown[]) {
-        if (typeof args[0] === 'string') writes.push({ turn, chars: args[0].length });
+        if (typeof args[0] === 'string') writes.push({ turn: loop.turn, chars: args[0].length });
         return original.apply(this, args) as never;
       });
     }
@@ -154,7 +145,7 @@ describe('admin answers over 256 KiB leave in pieces, each in a turn of its own'
     it(`GET ${path.split('?')[0]} after 1 MB PATCHes: byte for byte, with its Content-Length`, async () => {
       const api = await flooded();
       const writes = spyWrites();
-      startTicking();
+      loop.start();
       const res = await api.get(path);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { busyLanes, inSlices, SLICES_PER_TURN, STEPS_PER_SLICE } from '../../src/operations/account-slices.js';
+import { byTurn, markTurns } from '../support/turns.js';
 
 /** A task of `steps` steps that logs `name` at each and returns it. */
 function* task(log: string[], name: string, steps: number): Generator<void, string, void> {
@@ -15,23 +16,9 @@ function* task(log: string[], name: string, steps: number): Generator<void, stri
   return name;
 }
 
-/** Splits the log at the turns: a setImmediate chain pushes a marker between them. */
-function byTurn(log: string[]): string[] {
-  return log
-    .join(' ')
-    .split('|')
-    .map((turn) => turn.trim())
-    .filter(Boolean);
-}
-
 describe('account lanes of sliced work', () => {
   it("runs one slice per account per turn: an account's several tasks take turns, another account's run beside them", async () => {
     const log: string[] = [];
-    let ticking = true;
-    const tick = (): void => {
-      log.push('|');
-      if (ticking) setImmediate(tick);
-    };
     const steps = 2 * STEPS_PER_SLICE;
     const [acctA, acctB] = [{ id: 'acct_a' }, { id: 'acct_b' }];
     const done = Promise.all([
@@ -39,9 +26,9 @@ describe('account lanes of sliced work', () => {
       inSlices(acctA, task(log, 'a2', steps)),
       inSlices(acctB, task(log, 'b1', steps)),
     ]);
-    tick();
+    const stop = markTurns(log);
     expect(await done).toEqual(['a1', 'a2', 'b1']);
-    ticking = false;
+    stop();
     const slice = (name: string) => Array.from({ length: STEPS_PER_SLICE }, () => name).join(' ');
     // Each turn: one slice of acct_a's oldest task, one of acct_b's; acct_a's tasks alternate.
     expect(byTurn(log).slice(0, 4)).toEqual([`${slice('a1')} ${slice('b1')}`, `${slice('a2')} ${slice('b1')}`, slice('a1'), slice('a2')]);
@@ -60,16 +47,11 @@ describe('account lanes of sliced work', () => {
 
   it('runs at most SLICES_PER_TURN slices in one turn however many accounts wait, the others in the next turns, each in its order', async () => {
     const log: string[] = [];
-    let ticking = true;
-    const tick = (): void => {
-      log.push('|');
-      if (ticking) setImmediate(tick);
-    };
     const accounts = Array.from({ length: 2 * SLICES_PER_TURN + 3 }, (_, i) => ({ id: `acct_${i}` }));
     const done = Promise.all(accounts.map((account, i) => inSlices(account, task(log, `t${i}`, 2 * STEPS_PER_SLICE))));
-    tick();
+    const stop = markTurns(log);
     await done;
-    ticking = false;
+    stop();
     const turns = byTurn(log);
     for (const turn of turns) expect(turn.split(' ').length).toBeLessThanOrEqual(SLICES_PER_TURN * STEPS_PER_SLICE);
     // Every account got its first slice before any got its second: round-robin across turns.

@@ -12,16 +12,10 @@ import { createEventSession } from '../../src/resources/event-sessions/operation
 import { listExperiences } from '../../src/resources/experiences/operations.js';
 import { getJob } from '../../src/resources/jobs/operations.js';
 import { unlinkPriceVariantExperience } from '../../src/resources/price-variants/operations.js';
-import type { AccountStore } from '../../src/store/store.js';
 import { bearer, client, makeApp } from '../support/harness.js';
 import { createCrawl } from '../support/jobs.js';
 import { expectSuccess, newTenant, stateOf } from '../support/resources.js';
-
-function storeOf(app: MockApp, accountId: string): AccountStore {
-  const store = app.sandbox.world.store.forAccount(accountId);
-  if (!store) throw new Error(`no account ${accountId}`);
-  return store;
-}
+import { storeOf } from '../support/stores.js';
 
 /** Every kind of write a seeded record can get, through the API, answered 2xx. */
 async function writeEverything(app: MockApp, accountId: string, token: string): Promise<void> {

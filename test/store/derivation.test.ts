@@ -10,29 +10,10 @@ import type { MockApp } from '../../src/app.js';
 import { ownSeededFaker, seededFaker } from '../../src/random.js';
 import { thawedCopy } from '../../src/store/derived-cache.js';
 import { recordBytes } from '../../src/store/record-meter.js';
-import type { CollectionName } from '../../src/store/records.js';
 import { AccountStore, type SeedRecords } from '../../src/store/store.js';
 import { client, makeApp } from '../support/harness.js';
 import { newTenant } from '../support/resources.js';
-
-const SEEDED: readonly CollectionName[] = [
-  'customers',
-  'forms',
-  'inboxes',
-  'messages',
-  'experiences',
-  'price_variants',
-  'grants',
-  'discounts',
-  'event_sessions',
-  'ad_destinations',
-];
-
-function storeOf(app: MockApp, accountId: string): AccountStore {
-  const store = app.sandbox.world.store.forAccount(accountId);
-  if (!store) throw new Error(`no account ${accountId}`);
-  return store;
-}
+import { SEEDED_COLLECTIONS as SEEDED, storeOf } from '../support/stores.js';
 
 function seedRecordsOf(app: MockApp, accountId: string): SeedRecords {
   const seed = app.sandbox.world.tenants.get(accountId)?.birth?.seedRecords;

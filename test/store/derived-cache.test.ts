@@ -9,31 +9,11 @@ import type { MockApp } from '../../src/app.js';
 import { deleteDiscount } from '../../src/resources/discounts/operations.js';
 import { updateInbox } from '../../src/resources/email/operations.js';
 import { DERIVED_CACHE_CAPACITY, LruCache } from '../../src/store/derived-cache.js';
-import type { CollectionName } from '../../src/store/records.js';
-import type { AccountStore } from '../../src/store/store.js';
 import { bearer, client, makeApp } from '../support/harness.js';
 import { expectSuccess, newTenant, stateOf } from '../support/resources.js';
+import { SEEDED_COLLECTIONS as SEEDED, storeOf } from '../support/stores.js';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
-
-const SEEDED: readonly CollectionName[] = [
-  'customers',
-  'forms',
-  'inboxes',
-  'messages',
-  'experiences',
-  'price_variants',
-  'grants',
-  'discounts',
-  'event_sessions',
-  'ad_destinations',
-];
-
-function storeOf(app: MockApp, accountId: string): AccountStore {
-  const store = app.sandbox.world.store.forAccount(accountId);
-  if (!store) throw new Error(`no account ${accountId}`);
-  return store;
-}
 
 /**
  * Everything a tenant can read, as the exact bytes answered: every /v1 list, then the admin state

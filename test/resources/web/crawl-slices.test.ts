@@ -10,21 +10,12 @@ import { STEPS_PER_SLICE } from '../../../src/operations/account-slices.js';
 import { Site } from '../../../src/resources/web/site.js';
 import { ACCOUNTS, bearer, client, KEYS, makeApp } from '../../support/harness.js';
 import { accountState, advance, createCrawl, pagesOf, pollJob } from '../../support/jobs.js';
+import { TurnCounter } from '../../support/turns.js';
 
-let turn = 0;
-let ticking = false;
-function startTicking(): void {
-  turn = 0;
-  ticking = true;
-  const tick = (): void => {
-    turn += 1;
-    if (ticking) setImmediate(tick);
-  };
-  tick();
-}
+const loop = new TurnCounter();
 
 afterEach(() => {
-  ticking = false;
+  loop.stop();
   vi.restoreAllMocks();
 });
 
@@ -35,7 +26,7 @@ function callsPerTurn(name: 'page' | 'render', onCall?: (count: number) => void)
   const original = Site.prototype[name] as (...args: unknown[]) => unknown;
   let count = 0;
   vi.spyOn(Site.prototype, name).mockImplementation(function (this: Site, ...args: unknown[]) {
-    perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+    perTurn.set(loop.turn, (perTurn.get(loop.turn) ?? 0) + 1);
     onCall?.((count += 1));
     return original.apply(this, args);
   } as never);
@@ -89,7 +80,7 @@ describe('reading a completed crawl renders its pages a slice per turn', () => {
     const first = await pollJob(api, KEYS.paid, job.id);
     expect(first.status).toBe('completed');
     const perTurn = callsPerTurn('render');
-    startTicking();
+    loop.start();
     const again = await pollJob(api, KEYS.paid, job.id);
     expect(again).toEqual(first);
     expect(pagesOf(again).length).toBeGreaterThan(20);
