@@ -4,8 +4,8 @@
  * back to back in the poll phase that read them, each a few ms, ahead of every other tenant's
  * request read in that phase or the next. Here each account's first request of a turn goes on at
  * once and its others wait, in the order they arrived, for the next turns (a `setImmediate` pass
- * admits the oldest waiting request of every account): another tenant waits for one request of
- * each busy account, not for all of them.
+ * admits the oldest waiting request of each account, up to ADMITTED_PER_TURN accounts, round-robin):
+ * another tenant waits for one request of each busy account at most, not for all of them.
  *
  * Operations that cost next to nothing and touch no records (`seededRecords: false`: status, key
  * listing, job polls) are not held back, so a client polling its jobs in parallel pays no turn per
@@ -19,6 +19,12 @@
  * Keyed by the account's store (the request's capture): a reset account's next life is another account.
  */
 import type { SandboxMiddleware } from './context.js';
+
+/**
+ * Requests a pass admits, across accounts: with more accounts waiting, the others get theirs in the
+ * next turns, so the requests admitted together stay a bounded amount of work.
+ */
+export const ADMITTED_PER_TURN = 16;
 
 export class AccountTurns {
   /** Each account's requests waiting for a turn, oldest first; an account leaves when none waits. */
@@ -66,14 +72,22 @@ export class AccountTurns {
   private turn(): void {
     this.scheduled = false;
     this.entered = new Set();
-    for (const [account, queue] of this.waiting) {
+    // The accounts at the head of the map, each moved to its back if it still has requests waiting:
+    // round-robin across turns, so a pass admits ADMITTED_PER_TURN requests however many accounts wait.
+    const batch: Array<[object, Array<() => void>]> = [];
+    for (const entry of this.waiting) {
+      if (batch.length === ADMITTED_PER_TURN) break;
+      batch.push(entry);
+    }
+    for (const [account, queue] of batch) {
+      this.waiting.delete(account);
       const admit = queue.shift()!;
-      if (queue.length === 0) this.waiting.delete(account);
+      if (queue.length > 0) this.waiting.set(account, queue);
       this.entered.add(account);
       // Its operation runs in the microtasks after this pass, with the other accounts' admitted ones.
       admit();
     }
     // The next turn clears what entered in this one (and admits what still waits).
-    if (this.entered.size > 0) this.schedule();
+    if (this.entered.size > 0 || this.waiting.size > 0) this.schedule();
   }
 }

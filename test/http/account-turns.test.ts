@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { SandboxContext } from '../../src/http/context.js';
-import { AccountTurns } from '../../src/http/account-turns.js';
+import { ADMITTED_PER_TURN, AccountTurns } from '../../src/http/account-turns.js';
 import { bearer, client, KEYS, makeApp } from '../support/harness.js';
 import { newTenant } from '../support/resources.js';
 import { byTurn, markTurns } from '../support/turns.js';
@@ -58,6 +58,20 @@ describe("an account's requests enter one per turn", () => {
       [account, 's3', true],
     ]);
     expect(turns).toEqual(['s1 s2 b1', 'b2', 's3']);
+  });
+
+  it('a pass admits at most ADMITTED_PER_TURN waiting requests, the other accounts in the next turns, round-robin', async () => {
+    const accounts = Array.from({ length: 2 * ADMITTED_PER_TURN + 3 }, () => ({}));
+    const requests = accounts.flatMap((account, i): Array<[object, string]> => [
+      [account, `first${i}`],
+      [account, `second${i}`],
+    ]);
+    const turns = await enterAll(requests);
+    // The first turn: every account's first request, which waited for nothing; then the seconds, a pass at a time.
+    expect(turns[0]!.split(' ')).toHaveLength(accounts.length);
+    const passes = turns.slice(1).map((turn) => turn.split(' '));
+    for (const pass of passes) expect(pass.length).toBeLessThanOrEqual(ADMITTED_PER_TURN);
+    expect(passes.flat()).toEqual(accounts.map((_, i) => `second${i}`));
   });
 
   it('several busy accounts: each turn admits the oldest waiting request of every account', async () => {
